@@ -1,0 +1,73 @@
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
+import { PrismaPGlite } from 'pglite-prisma-adapter';
+import type { Database } from '../subgraphs/shared/database.ts';
+import { MIGRATIONS_DIR, NO_FILTER, SCHEMA_PATH, createSchemaEngine, readMigrations } from './schema-engine.ts';
+
+/** Applies every migration in prisma/migrations not yet recorded in `_prisma_migrations`. Idempotent. */
+export async function applyMigrations(database: Database): Promise<string[]> {
+  const engine = await createSchemaEngine(database.adapterFactory);
+  try {
+    const { appliedMigrationNames } = await engine.applyMigrations({
+      migrationsList: await readMigrations(),
+      filters: NO_FILTER,
+    });
+    return appliedMigrationNames;
+  } finally {
+    engine.free();
+  }
+}
+
+/**
+ * Writes prisma/migrations/<timestamp>_<name>/migration.sql with the SQL that takes the migrations folder to
+ * schema.prisma. The history is replayed on an in-memory PGlite (the shadow database), so no server is needed.
+ * Returns null when the schema and the migrations already agree.
+ */
+export async function createMigration(name: string): Promise<string | null> {
+  const shadowFactory = new PrismaPGlite(await PGlite.create({ extensions: { pg_trgm, unaccent } }));
+  // The shadow database needs the same extensions as the real ones, which the adapter's own default lacks.
+  shadowFactory.connectToShadowDb = () => shadowFactory.connect();
+  const engine = await createSchemaEngine(shadowFactory);
+  try {
+    const { stdout } = await engine.diff({
+      from: { tag: 'migrations', ...(await readMigrations()) },
+      to: { tag: 'schemaDatamodel', files: [{ path: SCHEMA_PATH, content: await readFile(SCHEMA_PATH, 'utf8') }] },
+      script: true,
+      exitCode: null,
+      filters: NO_FILTER,
+    });
+    const sql = stdout?.trim() ?? '';
+    if (sql === '' || sql === '-- This is an empty migration.') return null;
+    const stamp = new Date().toISOString().replace(/\D/g, '').slice(0, 14);
+    const directory = join(MIGRATIONS_DIR, `${stamp}_${name.replace(/\W+/g, '_')}`);
+    await mkdir(directory, { recursive: true });
+    await writeFile(join(directory, 'migration.sql'), `${sql}\n`);
+    return directory;
+  } finally {
+    engine.free();
+  }
+}
+
+async function main() {
+  const { values } = parseArgs({ options: { create: { type: 'string' } } });
+  if (values.create) {
+    const directory = await createMigration(values.create);
+    console.log(directory ? `wrote ${directory}/migration.sql` : 'schema.prisma matches the migrations: nothing to write');
+    return;
+  }
+  const { openConfiguredDatabases } = await import('../subgraphs/shared/database.ts');
+  const databases = await openConfiguredDatabases();
+  for (const database of Object.values(databases)) {
+    const applied = await applyMigrations(database);
+    console.log(`${database.mode}: ${applied.length ? `applied ${applied.join(', ')}` : 'up to date'}`);
+    await database.close();
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  await main();
+}

@@ -1,0 +1,149 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { Readable } from 'node:stream';
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
+import { PrismaPg } from '@prisma/adapter-pg';
+import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
+import pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
+import { PrismaPGlite } from 'pglite-prisma-adapter';
+import { PrismaClient } from '../../prisma/generated/client/client.ts';
+import { env } from './config.ts';
+
+export { PrismaClient };
+export type Mode = 'live' | 'sandbox';
+
+/** Raw SQL next to Prisma: bulk loads, search ranking and plans that Prisma's query builder cannot say. */
+export interface SqlClient {
+  query<Row = Record<string, unknown>>(text: string, params?: unknown[]): Promise<Row[]>;
+  /** Loads CSV text into a table with COPY; `chunks` may be a stream of any length. */
+  copy(table: string, columns: readonly string[], chunks: AsyncIterable<string>): Promise<void>;
+}
+
+export interface Database {
+  mode: Mode;
+  engine: 'pglite' | 'postgres';
+  prisma: PrismaClient;
+  sql: SqlClient;
+  /** The driver adapter factory, for the migration engine. */
+  adapterFactory: SqlMigrationAwareDriverAdapterFactory;
+  close(): Promise<void>;
+}
+
+export interface OpenOptions {
+  mode: Mode;
+  /** A postgresql:// URL; without one the database is PGlite under `dataDir/<mode>`. */
+  url?: string;
+  dataDir?: string;
+  /** Receives every SQL statement Prisma sends (tests count them to catch N+1 regressions). */
+  onQuery?: (sql: string) => void;
+}
+
+const PGLITE_EXTENSIONS = { pg_trgm, unaccent };
+
+export async function openDatabase(options: OpenOptions): Promise<Database> {
+  return options.url ? openPostgres(options, options.url) : openPglite(options);
+}
+
+/** The live and sandbox databases as configured (DATABASE_URL, SANDBOX_DATABASE_URL, DATA_DIR). */
+export async function openConfiguredDatabases(
+  extra: Pick<OpenOptions, 'onQuery'> = {},
+): Promise<Record<Mode, Database>> {
+  const live = await openDatabase({ ...extra, mode: 'live', url: env.DATABASE_URL, dataDir: env.dataDir });
+  const sandbox = await openDatabase({
+    ...extra,
+    mode: 'sandbox',
+    url: env.SANDBOX_DATABASE_URL,
+    dataDir: env.dataDir,
+  });
+  return { live, sandbox };
+}
+
+function createPrisma(adapter: SqlMigrationAwareDriverAdapterFactory, onQuery?: (sql: string) => void) {
+  if (!onQuery) return new PrismaClient({ adapter });
+  const prisma = new PrismaClient({ adapter, log: [{ emit: 'event', level: 'query' }] });
+  prisma.$on('query', (event) => onQuery(event.query));
+  return prisma;
+}
+
+async function openPglite(options: OpenOptions): Promise<Database> {
+  const directory = join(options.dataDir ?? env.dataDir, options.mode);
+  mkdirSync(directory, { recursive: true });
+  const client = await PGlite.create(directory, { extensions: PGLITE_EXTENSIONS });
+  const adapterFactory = new PrismaPGlite(client);
+  const prisma = createPrisma(adapterFactory, options.onQuery);
+  return {
+    mode: options.mode,
+    engine: 'pglite',
+    prisma,
+    adapterFactory,
+    sql: {
+      async query<Row>(text: string, params: unknown[] = []) {
+        const result = await client.query<Row>(text, params);
+        return result.rows;
+      },
+      async copy(table, columns, chunks) {
+        // PGlite reads COPY input from an in-memory blob, so the stream is loaded in bounded batches.
+        let batch: string[] = [];
+        let size = 0;
+        const flush = async () => {
+          if (size === 0) return;
+          const blob = new Blob(batch);
+          await client.query(`COPY ${table} (${columns.join(', ')}) FROM '/dev/blob' WITH (FORMAT csv)`, [], {
+            blob,
+          });
+          batch = [];
+          size = 0;
+        };
+        for await (const chunk of chunks) {
+          batch.push(chunk);
+          size += chunk.length;
+          if (size > 8_000_000) await flush();
+        }
+        await flush();
+      },
+    },
+    async close() {
+      await prisma.$disconnect();
+      await client.close();
+    },
+  };
+}
+
+async function openPostgres(options: OpenOptions, url: string): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  // A dropped idle connection must not crash the process; the pool replaces it.
+  pool.on('error', () => undefined);
+  const adapterFactory = new PrismaPg(pool);
+  const prisma = createPrisma(adapterFactory, options.onQuery);
+  return {
+    mode: options.mode,
+    engine: 'postgres',
+    prisma,
+    adapterFactory,
+    sql: {
+      async query<Row>(text: string, params: unknown[] = []) {
+        const result = await pool.query(text, params);
+        return result.rows as Row[];
+      },
+      async copy(table, columns, chunks) {
+        const connection = await pool.connect();
+        try {
+          const sink = connection.query(
+            copyFrom(`COPY ${table} (${columns.join(', ')}) FROM STDIN WITH (FORMAT csv)`),
+          );
+          await pipeline(Readable.from(chunks), sink);
+        } finally {
+          connection.release();
+        }
+      },
+    },
+    async close() {
+      await prisma.$disconnect();
+      await pool.end();
+    },
+  };
+}
