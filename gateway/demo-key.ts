@@ -1,0 +1,25 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Database } from '../subgraphs/shared/database.ts';
+import { createAccount, createApiKey, hashKey } from './auth/api-keys.ts';
+
+const DEMO_EMAIL = 'demo@example.com';
+
+/**
+ * The sandbox key `npm start` prints. Keys are stored only as hashes, so the key itself is kept in a file
+ * under DATA_DIR (readable by this user only) to print the same key on every start.
+ */
+export async function ensureDemoKey(control: Database, dataDir: string): Promise<string> {
+  const file = join(dataDir, 'demo-key');
+  const saved = (await readFile(file, 'utf8').catch(() => '')).trim();
+  if (saved) {
+    const row = await control.prisma.apiKey.findUnique({ where: { hash: hashKey(saved) } });
+    if (row && !row.revokedAt) return saved;
+  }
+  const account =
+    (await control.prisma.account.findUnique({ where: { email: DEMO_EMAIL } })) ??
+    (await createAccount(control, 'institutional', DEMO_EMAIL));
+  const { key } = await createApiKey(control, account.id, 'sandbox', 'demo');
+  await writeFile(file, `${key}\n`, { mode: 0o600 });
+  return key;
+}

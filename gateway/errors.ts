@@ -1,0 +1,41 @@
+import type { GraphQLFormattedError } from 'graphql';
+import { STATUS_BY_CODE, isErrorCode } from '../subgraphs/shared/errors.ts';
+import type { ErrorBody, ErrorCode } from '../subgraphs/shared/errors.ts';
+import { logger } from '../subgraphs/shared/logger.ts';
+
+/** Apollo's own codes for a query the client got wrong; they become `invalid_parameter`. */
+const CLIENT_ERROR_CODES = new Set([
+  'GRAPHQL_PARSE_FAILED',
+  'GRAPHQL_VALIDATION_FAILED',
+  'BAD_USER_INPUT',
+  'BAD_REQUEST',
+  'PERSISTED_QUERY_NOT_FOUND',
+  'OPERATION_RESOLUTION_FAILURE',
+]);
+
+/**
+ * Every GraphQL error leaves with one of our machine codes. Errors we did not raise on purpose (a database
+ * failure, a bug) are logged and replaced by a generic message: no stack trace or SQL ever reaches a client.
+ */
+export function formatGraphQLError(formatted: GraphQLFormattedError, original: unknown): GraphQLFormattedError {
+  const code = formatted.extensions?.code;
+  if (isErrorCode(code)) {
+    const { code: _code, details, redirect } = formatted.extensions ?? {};
+    return { ...formatted, extensions: { code, ...(details ? { details } : {}), ...(redirect ? { redirect } : {}) } };
+  }
+  if (typeof code === 'string' && CLIENT_ERROR_CODES.has(code)) {
+    return { message: formatted.message, locations: formatted.locations, extensions: { code: 'invalid_parameter' } };
+  }
+  logger.error({ err: original, graphqlError: formatted }, 'unexpected GraphQL error');
+  return { message: 'An internal error occurred.', path: formatted.path, extensions: { code: 'internal_error' } };
+}
+
+/** The REST body and status of a formatted GraphQL error. */
+export function errorBodyOf(error: GraphQLFormattedError): { status: number; body: ErrorBody } {
+  const extensions = error.extensions ?? {};
+  const code: ErrorCode = isErrorCode(extensions.code) ? extensions.code : 'internal_error';
+  const body: ErrorBody = { error: code, message: error.message };
+  if (extensions.details) body.details = extensions.details as Record<string, string>;
+  if (extensions.redirect) body.redirect = String(extensions.redirect);
+  return { status: STATUS_BY_CODE[code], body };
+}

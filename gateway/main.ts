@@ -1,0 +1,38 @@
+import { env } from '../subgraphs/shared/config.ts';
+import { logger } from '../subgraphs/shared/logger.ts';
+import { ensureDemoKey } from './demo-key.ts';
+import { prepareDatabases } from './prepare-databases.ts';
+import { createServer } from './server.ts';
+
+/** `npm start`: the whole service in one process on the configured databases (PGlite by default). */
+const databases = await prepareDatabases();
+const subgraphUrls =
+  env.VERTICALS_URL && env.MARKETS_URL ? { verticals: env.VERTICALS_URL, markets: env.MARKETS_URL } : undefined;
+const app = await createServer({ databases, subgraphUrls, gatewaySecret: env.GATEWAY_SECRET });
+await app.listen({ port: env.PORT, host: env.HOST });
+
+const address = app.server.address();
+const port = typeof address === 'object' && address ? address.port : env.PORT;
+const url = `http://localhost:${port}`;
+const demoKey = await ensureDemoKey(databases.live, env.dataDir);
+process.stdout.write(
+  [
+    '',
+    `  Data graph ready at ${url}`,
+    `  GraphQL:   ${url}/graphql`,
+    `  Demo key (sandbox, institutional plan): ${demoKey}`,
+    '',
+    `  curl -H "Authorization: Bearer ${demoKey}" \\`,
+    `    "${url}/api/v1/b2b/companies?industry=software&state=CA&min_score=80"`,
+    '',
+  ].join('\n'),
+);
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, async () => {
+    logger.info({ signal }, 'shutting down');
+    await app.close();
+    await Promise.all(Object.values(databases).map((database) => database.close()));
+    process.exit(0);
+  });
+}

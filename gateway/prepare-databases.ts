@@ -1,0 +1,21 @@
+import { applyMigrations } from '../prisma/migrate.ts';
+import { isSeeded, seedDatabase } from '../prisma/seed/index.ts';
+import { env } from '../subgraphs/shared/config.ts';
+import { openConfiguredDatabases } from '../subgraphs/shared/database.ts';
+import type { Database, Mode } from '../subgraphs/shared/database.ts';
+import { logger } from '../subgraphs/shared/logger.ts';
+
+/** Opens both databases, applies pending migrations, and fills an empty sandbox with generated data. */
+export async function prepareDatabases(): Promise<Record<Mode, Database>> {
+  const databases = await openConfiguredDatabases();
+  for (const database of Object.values(databases)) {
+    const applied = await applyMigrations(database);
+    if (applied.length) logger.info({ database: database.mode, applied }, 'applied migrations');
+  }
+  if (!(await isSeeded(databases.sandbox))) {
+    logger.info({ scale: env.SANDBOX_SEED_SCALE }, 'seeding the sandbox database (first start)');
+    const summary = await seedDatabase(databases.sandbox, { scale: env.SANDBOX_SEED_SCALE });
+    logger.info({ summary }, 'sandbox seeded');
+  }
+  return databases;
+}

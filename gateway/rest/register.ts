@@ -1,0 +1,116 @@
+import type { ApolloServer } from '@apollo/server';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Kind, parse } from 'graphql';
+import type { GraphQLFormattedError, GraphQLSchema, OperationDefinitionNode } from 'graphql';
+import type { RequestContext } from '../../subgraphs/shared/context.ts';
+import { BadRequestError } from '../../subgraphs/shared/errors.ts';
+import { errorBodyOf } from '../errors.ts';
+import { sortValue } from './route.ts';
+import type { RestRoute } from './route.ts';
+import { coercerFor, variableTypes } from './variables.ts';
+import type { Coerce } from './variables.ts';
+
+export interface RestDependencies {
+  graphql: ApolloServer<RequestContext>;
+  schema: GraphQLSchema;
+  /** Builds the request's context (authentication has already run in the request hooks). */
+  contextFor: (request: FastifyRequest) => RequestContext;
+}
+
+/** Registers each route of a table: parameters become variables, the operation runs, data becomes the body. */
+export function registerRestRoutes(app: FastifyInstance, routes: readonly RestRoute[], deps: RestDependencies) {
+  for (const route of routes) {
+    const document = parse(route.operation);
+    const operation = document.definitions.find(
+      (definition): definition is OperationDefinitionNode => definition.kind === Kind.OPERATION_DEFINITION,
+    );
+    if (!operation) throw new Error(`${route.method} ${route.path}: the operation has no definition`);
+    const types = variableTypes(deps.schema, operation);
+    const coercers = new Map<string, Coerce>();
+    for (const variable of [...Object.values(route.query ?? {}), ...Object.values(route.params ?? {})]) {
+      const type = types.get(variable);
+      if (!type) throw new Error(`${route.method} ${route.path}: the operation declares no $${variable}`);
+      coercers.set(variable, coercerFor(type));
+    }
+    // Errors name the parameters as the client sent them, not the GraphQL arguments behind them.
+    const parameterOf = new Map(
+      [...Object.entries(route.query ?? {}), ...Object.entries(route.params ?? {})].map(([name, variable]) => [variable, name]),
+    );
+
+    app.route({
+      method: route.method,
+      url: route.path,
+      config: { public: route.public ?? false },
+      handler: async (request: FastifyRequest, reply: FastifyReply) => {
+        const variables = {
+          ...readParameters(request.query as Record<string, unknown>, route.query ?? {}, coercers, 'query'),
+          ...readParameters(request.params as Record<string, unknown>, route.params ?? {}, coercers, 'path'),
+          ...(route.body ? route.body(readBody(request.body)) : {}),
+        };
+        const response = await deps.graphql.executeOperation(
+          { query: document, variables },
+          { contextValue: deps.contextFor(request) },
+        );
+        if (response.body.kind !== 'single') throw new Error('incremental delivery is not used by REST routes');
+        const { data, errors } = response.body.singleResult;
+        if (errors?.length) return sendError(reply, errors[0] as GraphQLFormattedError, parameterOf);
+        const result = data as Record<string, unknown>;
+        const status = typeof route.status === 'function' ? route.status(result) : (route.status ?? 200);
+        if (route.contentType) reply.type(route.contentType);
+        return reply.status(status).send(route.respond(result));
+      },
+    });
+  }
+}
+
+function readParameters(
+  source: Record<string, unknown>,
+  mapping: Record<string, string>,
+  coercers: Map<string, Coerce>,
+  where: 'query' | 'path',
+): Record<string, unknown> {
+  const details: Record<string, string> = {};
+  const variables: Record<string, unknown> = {};
+  for (const [name, raw] of Object.entries(source ?? {})) {
+    const variable = mapping[name];
+    if (!variable) {
+      details[name] = 'is not a parameter of this endpoint';
+      continue;
+    }
+    if (typeof raw !== 'string') {
+      details[name] = 'must be given once';
+      continue;
+    }
+    const value = where === 'query' && name === 'sort' ? sortValue(raw) : raw;
+    const coerced = coercers.get(variable)!(value);
+    if ('error' in coerced) details[name] = name === 'sort' ? sortError(coerced.error) : coerced.error;
+    else variables[variable] = coerced.value;
+  }
+  if (Object.keys(details).length > 0) throw new BadRequestError(details);
+  return variables;
+}
+
+/** Restates the sort enum's values the way the query string spells them: `ai_score` or `-ai_score`. */
+function sortError(enumError: string): string {
+  const fields = [...enumError.matchAll(/([A-Z0-9_]+)_ASC\b/g)].map((match) => match[1]!.toLowerCase());
+  return `must be one of ${fields.join(', ')}, with a leading - for descending order`;
+}
+
+function readBody(body: unknown): Record<string, unknown> {
+  if (body === undefined || body === null) return {};
+  if (typeof body !== 'object' || Array.isArray(body)) {
+    throw new BadRequestError({ body: 'must be a JSON object' });
+  }
+  return body as Record<string, unknown>;
+}
+
+function sendError(reply: FastifyReply, error: GraphQLFormattedError, parameterOf: Map<string, string>) {
+  const { status, body } = errorBodyOf(error);
+  if (body.details) {
+    body.details = Object.fromEntries(
+      Object.entries(body.details).map(([argument, problem]) => [parameterOf.get(argument) ?? argument, problem]),
+    );
+    body.message = `Invalid parameter: ${Object.keys(body.details).join(', ')}.`;
+  }
+  return reply.status(status).send(body);
+}

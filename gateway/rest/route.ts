@@ -1,0 +1,27 @@
+/**
+ * A REST shim route: an HTTP method and path, the GraphQL operation it runs, how the request feeds the
+ * operation's variables, and how the operation's data becomes the documented response body.
+ */
+export interface RestRoute {
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  path: string;
+  /** Routes the documents list as public (no key) say so; everything else requires a credential. */
+  public?: boolean;
+  operation: string;
+  /** Query-string parameter → variable name. A `-field` sort value becomes the `FIELD_DESC` enum value. */
+  query?: Record<string, string>;
+  /** Path parameter → variable name. */
+  params?: Record<string, string>;
+  /** The JSON body → variables (for POST and PATCH), renaming documented snake_case fields. */
+  body?: (body: Record<string, unknown>) => Record<string, unknown>;
+  /** The success status (200 unless said). */
+  status?: number | ((data: Record<string, unknown>) => number);
+  respond: (data: Record<string, unknown>) => unknown;
+  /** Content type of the response, when it is not JSON (the HTML briefing). */
+  contentType?: string;
+}
+
+/** `sort=-ai_score` → `AI_SCORE_DESC`, `sort=ai_score` → `AI_SCORE_ASC`. */
+export function sortValue(raw: string): string {
+  return raw.startsWith('-') ? `${raw.slice(1).toUpperCase()}_DESC` : `${raw.toUpperCase()}_ASC`;
+}

@@ -1,0 +1,109 @@
+import { z } from 'zod';
+import type { Prisma } from '../../../prisma/generated/client/client.ts';
+import type { RequestContext } from '../../shared/context.ts';
+import { pageInfoSource, resolvePaging } from '../../shared/paging.ts';
+import { signalHistoryStart } from '../../shared/plans.ts';
+import { parseArguments, withoutNulls } from '../../shared/validation.ts';
+import { PageInfo, builder } from '../builder.ts';
+
+// Enum values are the documented wire values, so REST and GraphQL spell them alike.
+export const SignalType = builder.enumType('SignalType', {
+  values: ['sec_filing', 'insider_buy', 'insider_sell', 'earnings_preview', 'macro'] as const,
+});
+export const Sentiment = builder.enumType('Sentiment', { values: ['BULLISH', 'BEARISH', 'NEUTRAL'] as const });
+
+export const Signal = builder.prismaObject('Signal', {
+  description: 'A market signal from an 8-K filing, a Form 4 insider trade, an earnings preview or macro data.',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    ticker: t.exposeString('ticker'),
+    companyName: t.exposeString('companyName'),
+    signalType: t.field({ type: SignalType, resolve: (signal) => signal.signalType as typeof SignalType.$inferType }),
+    filingType: t.exposeString('filingType'),
+    aiSummary: t.exposeString('aiSummary'),
+    materialityScore: t.exposeInt('materialityScore', { description: '0-100.' }),
+    sentiment: t.field({ type: Sentiment, resolve: (signal) => signal.sentiment as typeof Sentiment.$inferType }),
+    urgent: t.exposeBoolean('urgent'),
+    sourceUrl: t.exposeString('sourceUrl'),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+  }),
+});
+
+const signalFilter = z.object({
+  ticker: z
+    .string()
+    .regex(/^[A-Za-z][A-Za-z0-9.\-]{0,9}$/, 'must be a ticker symbol of at most 10 characters')
+    .transform((value) => value.toUpperCase())
+    .optional(),
+  signalType: z.string().optional(),
+  sentiment: z.string().optional(),
+});
+
+type SignalFilterArgs = { ticker?: string | null; signalType?: string | null; sentiment?: string | null };
+
+/** The one place a signal filter becomes a Prisma `where`, cut to the history the viewer's plan allows. */
+export function signalWhere(args: SignalFilterArgs, context: RequestContext): Prisma.SignalWhereInput {
+  const filter = parseArguments(signalFilter, withoutNulls(args));
+  return {
+    ticker: filter.ticker,
+    signalType: filter.signalType,
+    sentiment: filter.sentiment,
+    createdAt: { gte: signalHistoryStart(context.viewer?.plan) },
+  };
+}
+
+const SIGNAL_PAGING = { defaultPerPage: 20, maxPerPage: 200, sizeArgument: 'limit' };
+
+const SignalPage = builder
+  .objectRef<{ where: Prisma.SignalWhereInput; skip: number; take: number; pageInfo: ReturnType<typeof pageInfoSource> }>('SignalPage')
+  .implement({
+    fields: (t) => ({
+      nodes: t.prismaField({
+        type: [Signal],
+        resolve: (query, page, _args, context) =>
+          context.db.prisma.signal.findMany({
+            ...query,
+            where: page.where,
+            orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+            skip: page.skip,
+            take: page.take,
+          }),
+      }),
+      pageInfo: t.field({ type: PageInfo, resolve: (page) => page.pageInfo }),
+    }),
+  });
+
+builder.queryFields((t) => ({
+  signals: t.field({
+    type: SignalPage,
+    description: 'Signals, newest first, within the history of the caller’s plan.',
+    args: {
+      ticker: t.arg.string({ required: false }),
+      signalType: t.arg({ type: SignalType, required: false }),
+      sentiment: t.arg({ type: Sentiment, required: false }),
+      page: t.arg.int({ required: false }),
+      limit: t.arg.int({ required: false }),
+    },
+    resolve: (_root, args, context) => {
+      const where = signalWhere(args, context);
+      const paging = resolvePaging({ page: args.page, size: args.limit }, SIGNAL_PAGING);
+      return {
+        where,
+        skip: paging.skip,
+        take: paging.perPage,
+        pageInfo: pageInfoSource(paging, () => context.db.prisma.signal.count({ where })),
+      };
+    },
+  }),
+  signalsConnection: t.prismaConnection({
+    type: Signal,
+    cursor: 'id',
+    args: {
+      ticker: t.arg.string({ required: false }),
+      signalType: t.arg({ type: SignalType, required: false }),
+      sentiment: t.arg({ type: Sentiment, required: false }),
+    },
+    resolve: (query, _root, args, context) =>
+      context.db.prisma.signal.findMany({ ...query, where: signalWhere(args, context) }),
+  }),
+}));

@@ -1,0 +1,32 @@
+import type { Database, Mode } from './database.ts';
+
+export type Plan = 'analyst' | 'professional' | 'institutional';
+
+/** Who is calling. Set by the gateway from a verified credential; subgraphs never read it from a client. */
+export interface Viewer {
+  accountId: string;
+  plan: Plan;
+  mode: Mode;
+  keyId?: string;
+}
+
+/**
+ * The context every resolver sees. In one process the gateway hands the same object to both subgraphs
+ * (LocalGraphQLDataSource), so per-request caches are keyed by subgraph in `loaders`.
+ */
+export interface RequestContext {
+  viewer: Viewer | null;
+  /** The database of the viewer's mode: sandbox keys never touch live data. */
+  db: Database;
+  loaders: Map<string, unknown>;
+}
+
+/** A per-request, per-key memo: each subgraph's DataLoaders are created once per request. */
+export function loaderFor<T>(context: RequestContext, key: string, create: () => T): T {
+  let loader = context.loaders.get(key) as T | undefined;
+  if (!loader) {
+    loader = create();
+    context.loaders.set(key, loader);
+  }
+  return loader;
+}

@@ -1,0 +1,95 @@
+import type { Builder } from './builder.ts';
+import { BadRequestError } from './errors.ts';
+
+export interface PagingLimits {
+  defaultPerPage: number;
+  maxPerPage: number;
+  /** The argument that carries the page size (`perPage` for records, `limit` for market lists). */
+  sizeArgument?: string;
+}
+
+export interface OffsetPaging {
+  page: number;
+  perPage: number;
+  skip: number;
+}
+
+export const RECORD_PAGING: PagingLimits = { defaultPerPage: 25, maxPerPage: 100 };
+
+/** Validates offset paging: out-of-range values are a 400, never a silent default (DESIGN.md). */
+export function resolvePaging(
+  args: { page?: number | null; size?: number | null },
+  limits: PagingLimits = RECORD_PAGING,
+): OffsetPaging {
+  const sizeName = limits.sizeArgument ?? 'perPage';
+  const page = args.page ?? 1;
+  const perPage = args.size ?? limits.defaultPerPage;
+  const details: Record<string, string> = {};
+  if (!Number.isInteger(page) || page < 1) details.page = 'must be an integer of at least 1';
+  if (!Number.isInteger(perPage) || perPage < 1 || perPage > limits.maxPerPage) {
+    details[sizeName] = `must be an integer from 1 to ${limits.maxPerPage}`;
+  }
+  if (Object.keys(details).length > 0) throw new BadRequestError(details);
+  // Deep offsets past what any client pages through would only burn the database.
+  if ((page - 1) * perPage > 10_000_000) throw new BadRequestError({ page: 'is beyond the last page' });
+  return { page, perPage, skip: (page - 1) * perPage };
+}
+
+/** What a page's `pageInfo` resolves from; `count` runs only when a client asks for totals. */
+export interface PageInfoSource {
+  page: number;
+  perPage: number;
+  count: () => Promise<number>;
+}
+
+export function pageInfoSource(paging: OffsetPaging, count: () => Promise<number>): PageInfoSource {
+  let total: Promise<number> | undefined;
+  return { page: paging.page, perPage: paging.perPage, count: () => (total ??= count()) };
+}
+
+export function definePageInfo(builder: Builder) {
+  return builder.objectRef<PageInfoSource>('OffsetPageInfo').implement({
+    description: 'Offset paging: the page asked for and the totals of the whole result.',
+    shareable: true,
+    fields: (t) => ({
+      page: t.exposeInt('page'),
+      perPage: t.exposeInt('perPage'),
+      total: t.int({ resolve: (source) => source.count() }),
+      totalPages: t.int({ resolve: async (source) => Math.ceil((await source.count()) / source.perPage) }),
+    }),
+  });
+}
+
+export interface SortOrder<Field extends string = string> {
+  field: Field;
+  direction: 'asc' | 'desc';
+}
+
+/**
+ * A sort enum with `<FIELD>_ASC` and `<FIELD>_DESC` values for each sortable field; `fields` maps the
+ * documented snake_case name (`ai_score`) to the model field (`aiScore`). REST's `sort=-ai_score` is
+ * `AI_SCORE_DESC` here. `toOrder` turns a value (or nothing, for the default) into a SortOrder.
+ */
+export function defineSort<Field extends string>(
+  builder: Builder,
+  name: string,
+  fields: Record<string, Field>,
+  defaultOrder: SortOrder<Field>,
+) {
+  const orders = new Map<string, SortOrder<Field>>();
+  for (const [documented, field] of Object.entries(fields)) {
+    orders.set(`${documented.toUpperCase()}_ASC`, { field, direction: 'asc' });
+    orders.set(`${documented.toUpperCase()}_DESC`, { field, direction: 'desc' });
+  }
+  const ref = builder.enumType(name, { values: [...orders.keys()] });
+  const toOrder = (value: string | null | undefined): SortOrder<Field> =>
+    (value && orders.get(value)) || defaultOrder;
+  return { ref, toOrder };
+}
+
+/** A Prisma orderBy with the primary key as tie-breaker, so pages never overlap or skip. */
+export function orderBy<Field extends string>(sort: SortOrder<Field>, tieBreaker = 'id') {
+  const order: Record<string, 'asc' | 'desc'>[] = [{ [sort.field]: sort.direction }];
+  if (sort.field !== tieBreaker) order.push({ [tieBreaker]: sort.direction });
+  return order;
+}

@@ -1,0 +1,6 @@
+import { builder } from './builder.ts';
+import './types/company.ts';
+import './types/contact.ts';
+
+/** The verticals subgraph: business, real-estate and legal records, search, leads and reports. */
+export const verticalsSchema = builder.toSubGraphSchema({ linkUrl: 'https://specs.apollo.dev/federation/v2.6' });
