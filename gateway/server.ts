@@ -41,7 +41,8 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
 
   const contextFor = (request: FastifyRequest): RequestContext => ({
     viewer: request.viewer,
-    db: databases[request.viewer?.mode ?? 'sandbox'],
+    // Public routes (no viewer) read the live database: public statistics describe the real records.
+    db: databases[request.viewer?.mode ?? 'live'],
     loaders: new Map(),
   });
 

@@ -1,0 +1,74 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { applyMigrations } from '../../prisma/migrate.ts';
+import { openDatabase } from '../../subgraphs/shared/database.ts';
+import type { Database, Mode } from '../../subgraphs/shared/database.ts';
+
+/** Which engine this test run uses (vitest.config.ts runs the suite once per engine). */
+export const TEST_ENGINE = process.env.TEST_ENGINE === 'postgres' ? 'postgres' : 'pglite';
+
+export interface TestDatabases {
+  databases: Record<Mode, Database>;
+  /** Where PGlite keeps its files (also DATA_DIR for anything else the test writes). */
+  dataDir: string;
+  /** Reopens the same databases, as a restarted server would. */
+  reopen(options?: { onQuery?: (sql: string) => void }): Promise<Record<Mode, Database>>;
+  drop(): Promise<void>;
+}
+
+/**
+ * Fresh, migrated live and sandbox databases of the engine under test: PGlite in a temporary folder, or
+ * two new databases on the PostgreSQL server, dropped afterwards.
+ */
+export async function createTestDatabases(options: { onQuery?: (sql: string) => void } = {}): Promise<TestDatabases> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'data-graph-test-'));
+  const serverUrl = process.env.TEST_DATABASE_URL;
+  const urls: Partial<Record<Mode, string>> = {};
+  if (TEST_ENGINE === 'postgres' && serverUrl) {
+    const admin = new pg.Client({ connectionString: serverUrl });
+    await admin.connect();
+    const suffix = randomBytes(5).toString('hex');
+    for (const mode of ['live', 'sandbox'] as const) {
+      await admin.query(`CREATE DATABASE test_${suffix}_${mode}`);
+      const url = new URL(serverUrl);
+      url.pathname = `/test_${suffix}_${mode}`;
+      urls[mode] = url.toString();
+    }
+    await admin.end();
+  }
+  const open = async (onQuery?: (sql: string) => void) => {
+    const opened = {} as Record<Mode, Database>;
+    for (const mode of ['live', 'sandbox'] as const) {
+      opened[mode] = await openDatabase({ mode, url: urls[mode], dataDir, onQuery });
+    }
+    return opened;
+  };
+  let databases = await open(options.onQuery);
+  await Promise.all(Object.values(databases).map((database) => applyMigrations(database)));
+  return {
+    get databases() {
+      return databases;
+    },
+    dataDir,
+    async reopen(reopenOptions = {}) {
+      await Promise.all(Object.values(databases).map((database) => database.close()));
+      databases = await open(reopenOptions.onQuery);
+      return databases;
+    },
+    async drop() {
+      await Promise.all(Object.values(databases).map((database) => database.close().catch(() => undefined)));
+      if (serverUrl && Object.keys(urls).length) {
+        const admin = new pg.Client({ connectionString: serverUrl });
+        await admin.connect();
+        for (const url of Object.values(urls)) {
+          await admin.query(`DROP DATABASE IF EXISTS ${new URL(url).pathname.slice(1)} WITH (FORCE)`);
+        }
+        await admin.end();
+      }
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,27 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * The suite runs once per database engine: always on PGlite, and on a PostgreSQL server when
+ * TEST_DATABASE_URL names one (.ci/run starts one from Debian's package).
+ */
+const engines = [{ name: 'pglite', url: '' }];
+if (process.env.TEST_DATABASE_URL) engines.push({ name: 'postgres', url: process.env.TEST_DATABASE_URL });
+
+export default defineConfig({
+  test: {
+    projects: engines.map((engine) => ({
+      extends: true,
+      test: {
+        name: engine.name,
+        env: { TEST_ENGINE: engine.name, TEST_DATABASE_URL: engine.url },
+      },
+    })),
+    include: ['test/**/*.test.ts'],
+    exclude: ['test/bench/**', 'node_modules/**'],
+    env: { LOG_LEVEL: 'silent', NODE_ENV: 'test' },
+    testTimeout: 60_000,
+    hookTimeout: 180_000,
+    pool: 'forks',
+    poolOptions: { forks: { maxForks: 2, minForks: 1 } },
+  },
+});
