@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { bindMigrationAwareSqlAdapterFactory } from '@prisma/driver-adapter-utils';
 import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import type { MigrationList, SchemaEngine } from '@prisma/schema-engine-wasm';
+import type * as EngineBindings from '@prisma/schema-engine-wasm/schema_engine_bg';
 
 /**
  * Prisma's schema engine compiled to WebAssembly. The CLI would download a native binary, which this
@@ -13,7 +14,12 @@ const require = createRequire(import.meta.url);
 export const SCHEMA_PATH = new URL('./schema.prisma', import.meta.url).pathname;
 export const MIGRATIONS_DIR = new URL('./migrations', import.meta.url).pathname;
 
-let loaded: Promise<typeof import('@prisma/schema-engine-wasm/schema_engine_bg')> | undefined;
+// @types/node does not declare the WebAssembly global; this is the part used here.
+declare const WebAssembly: {
+  instantiate(bytes: Uint8Array, imports: object): Promise<{ instance: { exports: Record<string, unknown> } }>;
+};
+
+let loaded: Promise<typeof EngineBindings> | undefined;
 
 function loadWasm() {
   loaded ??= (async () => {
@@ -21,7 +27,7 @@ function loadWasm() {
     // Node's ESM loader refuses a bare .wasm import, so the module is instantiated by hand.
     const bytes = await readFile(join(dirname(require.resolve('@prisma/schema-engine-wasm/schema_engine_bg')), 'schema_engine_bg.wasm'));
     const { instance } = await WebAssembly.instantiate(bytes, {
-      './schema_engine_bg.js': bindings as unknown as WebAssembly.ModuleImports,
+      './schema_engine_bg.js': bindings,
     });
     bindings.__wbg_set_wasm(instance.exports);
     (instance.exports.__wbindgen_start as () => void)();
