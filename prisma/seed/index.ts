@@ -1,0 +1,98 @@
+import type { Database } from '../../subgraphs/shared/database.ts';
+import { batched, copyRows } from './copy.ts';
+import { createContext, isoDay, type SeedContext } from './context.ts';
+import { TOP_SIGNALS_SQL, briefingWindow, type DayTopSignal } from './generate/briefing.ts';
+import { analyze, createIndexes, dropIndexes, resetSequences, restoreDroppedIndexes, secondaryIndexes } from './indexes.ts';
+import { BATCH_ROWS, SEED_TABLES, briefingLoad, planTables, type SeedTable, type TableLoad } from './plan.ts';
+
+/**
+ * The sandbox data generator: fills an empty, migrated database with deterministic, internally consistent
+ * records for every vertical and the market data, streaming each table through COPY.
+ */
+export { SEED_TABLES, type SeedTable } from './plan.ts';
+
+export interface SeedProgress {
+  table: string;
+  rows: number;
+  total: number;
+  rowsPerSecond: number;
+}
+
+export interface SeedOptions {
+  /** Records per vertical (companies, properties, attorneys). */
+  scale: number;
+  seed?: number;
+  /** The day the data is relative to; today 00:00 UTC by default. */
+  anchor?: Date;
+  onProgress?: (progress: SeedProgress) => void;
+}
+
+export interface SeedSummary {
+  seed: number;
+  scale: number;
+  anchor: string;
+  rows: Record<SeedTable, number>;
+  totalRows: number;
+  seconds: number;
+}
+
+/** From this scale on, secondary indexes are dropped for the load and rebuilt after it. */
+export const DROP_INDEXES_FROM_SCALE = 100_000;
+
+/** Thrown when the target already holds generated records (reset it first). */
+export class AlreadySeededError extends Error {
+  readonly code = 'ALREADY_SEEDED';
+}
+
+export async function isSeeded(db: Database): Promise<boolean> {
+  const [row] = await db.sql.query<{ seeded: boolean }>('SELECT EXISTS (SELECT 1 FROM companies) AS seeded');
+  return row?.seeded ?? false;
+}
+
+/** Empties the generated tables (accounts, keys, usage and users' leads and watchlists stay). */
+export async function resetSeedTables(db: Database): Promise<void> {
+  await db.sql.query(`TRUNCATE ${SEED_TABLES.join(', ')} RESTART IDENTITY`);
+}
+
+async function load(db: Database, table: TableLoad, onProgress: SeedOptions['onProgress']): Promise<number> {
+  const started = performance.now();
+  const report = (rows: number) => {
+    const seconds = (performance.now() - started) / 1000;
+    onProgress?.({ table: table.table, rows, total: table.expectedRows, rowsPerSecond: Math.round(rows / Math.max(seconds, 1e-3)) });
+  };
+  const rows = await copyRows(db, table.table, table.columns, batched(table.rows(), BATCH_ROWS), report);
+  report(rows); // once more after COPY finished, so the last rate includes the database's work
+  return rows;
+}
+
+async function topSignalsByDay(db: Database, ctx: SeedContext): Promise<DayTopSignal[]> {
+  const [from, to] = briefingWindow(ctx);
+  return db.sql.query<DayTopSignal>(TOP_SIGNALS_SQL, [isoDay(from), isoDay(to)]);
+}
+
+export async function seedDatabase(db: Database, options: SeedOptions): Promise<SeedSummary> {
+  const started = performance.now();
+  const ctx = createContext(options);
+  await restoreDroppedIndexes(db);
+  if (await isSeeded(db)) throw new AlreadySeededError('the database already holds generated records; reset it first');
+
+  const tables = planTables(ctx);
+  const dropped = ctx.scale >= DROP_INDEXES_FROM_SCALE ? await secondaryIndexes(db, SEED_TABLES) : [];
+  await dropIndexes(db, dropped);
+
+  const rows = {} as Record<SeedTable, number>;
+  try {
+    for (const table of tables) rows[table.table] = await load(db, table, options.onProgress);
+    rows.briefings = await load(db, briefingLoad(ctx, await topSignalsByDay(db, ctx)), options.onProgress);
+  } finally {
+    // Even a failed load leaves the schema whole.
+    if (dropped.length > 0) await createIndexes(db, dropped);
+  }
+  await resetSequences(db, tables.filter((table) => table.serialId).map((table) => table.table));
+  await analyze(db, SEED_TABLES);
+  const totalRows = Object.values(rows).reduce((sum, count) => sum + count, 0);
+  return {
+    seed: ctx.seed, scale: ctx.scale, anchor: isoDay(ctx.anchor), rows, totalRows,
+    seconds: Math.round((performance.now() - started) / 100) / 10,
+  };
+}

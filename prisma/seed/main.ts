@@ -1,0 +1,85 @@
+import { parseArgs } from 'node:util';
+import { env } from '../../subgraphs/shared/config.ts';
+import { openDatabase, type Mode } from '../../subgraphs/shared/database.ts';
+import { applyMigrations } from '../migrate.ts';
+import { isSeeded, resetSeedTables, seedDatabase, type SeedProgress } from './index.ts';
+
+/**
+ * npm run seed -- --scale <records per vertical> [--database live|sandbox] [--seed N] [--reset]
+ *
+ * Migrates the chosen database, then fills it. Progress goes to stderr; the last line on stdout is the
+ * summary as JSON, so scripts can read it.
+ */
+const USAGE = 'usage: npm run seed -- [--scale 5000] [--database sandbox|live] [--seed N] [--reset]';
+
+/** A refusal with a message for the user; main prints it and exits non-zero after closing the database. */
+class CliError extends Error {}
+
+function fail(message: string): never {
+  throw new CliError(message);
+}
+
+function parseCli() {
+  const { values } = parseArgs({
+    options: {
+      scale: { type: 'string', default: '5000' },
+      database: { type: 'string', default: 'sandbox' },
+      seed: { type: 'string' },
+      reset: { type: 'boolean', default: false },
+      help: { type: 'boolean', default: false },
+    },
+  });
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    process.exit(0);
+  }
+  const scale = Number(values.scale);
+  if (!Number.isInteger(scale) || scale < 1) fail(`--scale must be a positive integer, got "${values.scale}"`);
+  if (values.database !== 'live' && values.database !== 'sandbox') fail(`--database must be live or sandbox`);
+  const seed = values.seed === undefined ? undefined : Number(values.seed);
+  if (seed !== undefined && !Number.isInteger(seed)) fail(`--seed must be an integer, got "${values.seed}"`);
+  return { scale, mode: values.database as Mode, seed, reset: values.reset };
+}
+
+/** One progress line per table per second, and always the table's last line. */
+function progressPrinter() {
+  let lastTable = '';
+  let lastPrinted = 0;
+  return (progress: SeedProgress) => {
+    const now = performance.now();
+    const done = progress.rows >= progress.total;
+    if (progress.table === lastTable && now - lastPrinted < 1000 && !done) return;
+    lastTable = progress.table;
+    lastPrinted = now;
+    const rate = progress.rowsPerSecond.toLocaleString('en-US');
+    process.stderr.write(`${progress.table.padEnd(21)} ${progress.rows.toLocaleString('en-US').padStart(12)} / ~${progress.total.toLocaleString('en-US')} rows  ${rate} rows/s\n`);
+  };
+}
+
+async function main() {
+  const options = parseCli();
+  const url = options.mode === 'live' ? env.DATABASE_URL : env.SANDBOX_DATABASE_URL;
+  const db = await openDatabase({ mode: options.mode, url, dataDir: env.dataDir });
+  try {
+    const applied = await applyMigrations(db);
+    if (applied.length > 0) process.stderr.write(`applied migrations: ${applied.join(', ')}\n`);
+    if (options.reset) {
+      await resetSeedTables(db);
+      process.stderr.write(`emptied the generated tables of the ${options.mode} database\n`);
+    } else if (await isSeeded(db)) {
+      fail(`The ${options.mode} database is already seeded. Run again with --reset to replace its generated records.`);
+    }
+    const summary = await seedDatabase(db, { scale: options.scale, seed: options.seed, onProgress: progressPrinter() });
+    process.stdout.write(`${JSON.stringify({ database: options.mode, engine: db.engine, ...summary })}\n`);
+  } finally {
+    await db.close();
+  }
+}
+
+try {
+  await main();
+} catch (error) {
+  if (!(error instanceof CliError)) throw error;
+  process.stderr.write(`${error.message}\n${USAGE}\n`);
+  process.exitCode = 1;
+}
