@@ -1,6 +1,7 @@
 import type { Row } from '../copy.ts';
 import { addDays, isWeekday, isoDay, type SeedContext } from '../context.ts';
 import { Rng, Weighted } from '../random.ts';
+import { basePrice } from './market-data.ts';
 import { buildMembers } from './member.ts';
 import { tickerPicker } from './signal.ts';
 
@@ -12,7 +13,7 @@ import { tickerPicker } from './signal.ts';
 export const TRADE_COLUMNS = [
   'id', 'bioguide_id', 'member_name', 'party', 'chamber', 'ticker', 'asset_description', 'asset_type', 'trade_type',
   'owner', 'amount_range', 'amount_low', 'amount_high', 'trade_date', 'disclosure_date', 'disclosure_lag_days', 'late',
-  'source', 'filing_url', 'natural_key',
+  'source', 'filing_url', 'natural_key', 'option_detail',
 ] as const;
 
 /** The disclosure buckets of the periodic transaction report form, smaller ones far more common. */
@@ -29,6 +30,16 @@ export function parseAmountRange(text: string): { low: number; high: number | nu
   const numbers = [...text.matchAll(/\$([\d,]+)/g)].map((match) => Number((match[1] ?? '').replace(/,/g, '')));
   if (text.startsWith('Over')) return { low: (numbers[0] ?? 0) + 1, high: null };
   return { low: numbers[0] ?? 0, high: numbers[1] ?? null };
+}
+
+/** An option contract as disclosures describe it: call or put, a strike, an expiry a few months out. */
+function optionContract(rng: Rng, tradeDate: Date, price: number): { kind: 'Call' | 'Put'; detail: string } {
+  const kind = rng.chance(0.7) ? 'Call' : 'Put';
+  // Strikes sit near the share price, on the $5 grid (a $1 grid for cheap stocks).
+  const grid = price < 50 ? 1 : 5;
+  const strike = Math.max(grid, Math.round((price * (0.8 + 0.5 * rng.float())) / grid) * grid);
+  const expiry = isoDay(addDays(tradeDate, rng.between(30, 540)));
+  return { kind, detail: `${kind}, strike $${strike}, expires ${expiry}` };
 }
 
 export function tradeCount(scale: number): number {
@@ -51,7 +62,7 @@ export function* congressionalTradeRows(ctx: SeedContext): Generator<Row> {
     let lag = rng.chance(0.88) ? rng.between(3, 45) : rng.between(46, 90);
     // Nothing is disclosed after today: a recent trade has had less time to be filed.
     if (lag > daysAgo) lag = rng.between(1, daysAgo);
-    const option = rng.chance(0.15);
+    const option = rng.chance(0.15) ? optionContract(rng, addDays(ctx.anchor, -daysAgo), basePrice(ctx, ticker.ticker)) : null;
     const amountRange = AMOUNT_RANGES.pick(rng);
     const { low, high } = parseAmountRange(amountRange);
     const tradeDate = addDays(ctx.anchor, -daysAgo);
@@ -62,9 +73,10 @@ export function* congressionalTradeRows(ctx: SeedContext): Generator<Row> {
       : `https://efdsearch.senate.gov/search/view/ptr/${rng.uuid()}/`;
     yield [
       id, member.bioguideId, member.fullName, member.party, member.chamber, ticker.ticker,
-      option ? `${ticker.name} - ${rng.chance(0.7) ? 'Call' : 'Put'} Options` : `${ticker.name} - Common Stock`,
+      option ? `${ticker.name} - ${option.kind} Options` : `${ticker.name} - Common Stock`,
       option ? 'option' : 'stock', TRADE_TYPES.pick(rng), OWNERS.pick(rng), amountRange, low, high, isoDay(tradeDate),
       isoDay(disclosureDate), lag, lag > 45, house ? 'house_clerk' : 'senate_efd', filingUrl, `seed:trade:${n}`,
+      option?.detail ?? null,
     ];
   }
 }

@@ -13,6 +13,7 @@ import { pickDistinct } from './firm.ts';
  */
 export const MEMBER_COLUMNS = [
   'bioguide_id', 'first_name', 'last_name', 'full_name', 'party', 'chamber', 'state', 'district', 'committees',
+  'name_folded',
 ] as const;
 
 export interface Member {
@@ -50,6 +51,20 @@ const houseStates = new Weighted(FIFTY_STATES.map((state) => [state, state.popul
 /** Seats in the state's House delegation (435 seats by population; at least one). */
 function delegationSize(state: StateInfo): number {
   return Math.max(1, Math.round((state.population * 435) / 334));
+}
+
+/**
+ * The name as member search compares it: accents folded, lower case, apostrophes dropped, other punctuation a
+ * space (the same rule as the markets subgraph's `foldName` and the SQL `markets_fold_name`).
+ */
+export function foldName(name: string): string {
+  return name
+    .normalize('NFD')
+    .replace(/\p{Mn}/gu, '')
+    .toLowerCase()
+    .replace(/['’`]/g, '')
+    .replace(/[^a-z0-9]+/g, ' ')
+    .trim();
 }
 
 const cache = new Map<number, Member[]>();
@@ -93,6 +108,9 @@ export function buildMembers(ctx: SeedContext): Member[] {
 
 export function* memberRows(ctx: SeedContext): Generator<Row> {
   for (const m of buildMembers(ctx)) {
-    yield [m.bioguideId, m.firstName, m.lastName, m.fullName, m.party, m.chamber, m.state, m.district, m.committees];
+    yield [
+      m.bioguideId, m.firstName, m.lastName, m.fullName, m.party, m.chamber, m.state, m.district, m.committees,
+      foldName(m.fullName),
+    ];
   }
 }

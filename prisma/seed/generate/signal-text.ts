@@ -1,7 +1,7 @@
 import { addDays, clamp } from '../context.ts';
 import { MACRO_FUNDS, type Ticker } from '../data/tickers.ts';
 import type { Pools } from '../pools.ts';
-import { Rng, Weighted } from '../random.ts';
+import { Weighted, type Rng } from '../random.ts';
 
 /**
  * What a signal says: its filing type, a one-sentence summary naming the company and the event, a
