@@ -1,4 +1,7 @@
+import { createRequire } from 'node:module';
 import { defineConfig } from 'vitest/config';
+
+const require = createRequire(import.meta.url);
 
 /**
  * The suite runs once per database engine: always on PGlite, and on a PostgreSQL server when
@@ -8,6 +11,11 @@ const engines = [{ name: 'pglite', url: '' }];
 if (process.env.TEST_DATABASE_URL) engines.push({ name: 'postgres', url: process.env.TEST_DATABASE_URL });
 
 export default defineConfig({
+  resolve: {
+    // Apollo's packages require graphql's CommonJS build; our sources must load the same one, or graphql
+    // sees two copies of its classes ("Cannot use GraphQLEnumType from another module or realm").
+    alias: [{ find: /^graphql$/, replacement: require.resolve('graphql') }],
+  },
   test: {
     projects: engines.map((engine) => ({
       extends: true,
