@@ -1,0 +1,192 @@
+import { readFileSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { marketsRoutes } from '../../gateway/rest/markets-routes.ts';
+import { verticalsRoutes } from '../../gateway/rest/verticals-routes.ts';
+import { createBenchKey, databaseName, ensureDataset } from './dataset.ts';
+import { measure } from './measure.ts';
+import type { LoadSettings, Measurement } from './measure.ts';
+import { ROOT, WORK_DIR, freePort, startServer, tsNode } from './processes.ts';
+import type { ServerProcess } from './processes.ts';
+import { renderReport } from './report.ts';
+import type { BenchResults, ScaleResult } from './report.ts';
+import { FEDERATED_QUERY, LAYER_PAGE, LAYER_VARIABLES, REST_SCENARIOS } from './scenarios.ts';
+
+/**
+ * npm run bench -- [--scales 100000,1000000] [--duration 10] [--warmup 3] [--connections 10] [--profile]
+ *                  [--server postgresql://…] [--only rest,layers,federated]
+ *
+ * For each scale: seeds bench_<scale> on the PostgreSQL server when needed, starts every server in its own
+ * process, loads each scenario with autocannon, and merges the numbers into docs/performance.json, from which
+ * docs/performance.md is written.
+ */
+const { values } = parseArgs({
+  options: {
+    scales: { type: 'string', default: '100000' },
+    duration: { type: 'string', default: '10' },
+    warmup: { type: 'string', default: '3' },
+    connections: { type: 'string', default: '10' },
+    server: { type: 'string', default: process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:55432/postgres' },
+    only: { type: 'string', default: 'rest,layers,federated' },
+    profile: { type: 'boolean', default: false },
+  },
+});
+const scales = values.scales.split(',').map(Number);
+const settings: LoadSettings = { duration: Number(values.duration), warmup: Number(values.warmup), connections: Number(values.connections) };
+const parts = new Set(values.only.split(','));
+const RESULTS = join(ROOT, 'docs/performance.json');
+const SECRET = 'bench-gateway-secret-0123456789';
+
+const profileFlags = (name: string) =>
+  // One folder per server: tsx's loader thread writes a profile too; the largest file is the server's.
+  values.profile ? ['--cpu-prof', `--cpu-prof-dir=${join(WORK_DIR, 'profiles', name)}`] : [];
+
+function gatewayEnv(url: string, port: number, subgraphs?: Record<string, string>): Record<string, string> {
+  return {
+    DATABASE_URL: url,
+    SANDBOX_DATABASE_URL: url,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    NODE_ENV: 'production',
+    DATA_DIR: join(WORK_DIR, 'data'),
+    // Scheme A leaves the institutional plan unlimited: the bench key is not throttled (docs/performance.md).
+    RATE_LIMIT_SCHEME: 'A',
+    ...(subgraphs ? { VERTICALS_URL: subgraphs.verticals!, MARKETS_URL: subgraphs.markets!, GATEWAY_SECRET: SECRET } : {}),
+  };
+}
+
+async function startGateway(name: string, url: string, subgraphs?: Record<string, string>): Promise<ServerProcess> {
+  const port = await freePort();
+  return startServer({ name, ...tsNode('gateway/main.ts', [], profileFlags(name)), env: gatewayEnv(url, port, subgraphs), port, readyPath: '/healthz' });
+}
+
+async function startLayerServer(subgraph: string, url: string): Promise<ServerProcess> {
+  const port = await freePort();
+  const entry = tsNode('scripts/bench/layer-server.ts', ['--subgraph', subgraph, '--port', String(port), '--url', url], profileFlags(`subgraph-${subgraph}`));
+  return startServer({ name: `subgraph-${subgraph}`, ...entry, port, readyPath: '/health' });
+}
+
+/** Hive Gateway over the checked-in supergraph, its subgraph URLs pointed at the bench's subgraph servers. */
+async function startHiveGateway(subgraphs: Record<string, string>): Promise<ServerProcess> {
+  const port = await freePort();
+  let supergraph = readFileSync(join(ROOT, 'schema/supergraph.graphql'), 'utf8');
+  for (const [name, url] of Object.entries(subgraphs)) supergraph = supergraph.replaceAll(`http://${name}.subgraph.invalid/graphql`, `${url}/graphql`);
+  mkdirSync(WORK_DIR, { recursive: true });
+  const file = join(WORK_DIR, 'supergraph.graphql');
+  writeFileSync(file, supergraph);
+  const bin = join(ROOT, 'node_modules/@graphql-hive/gateway/dist/bin.js');
+  return startServer({
+    name: 'hive-gateway',
+    command: process.execPath,
+    args: [...profileFlags('hive-gateway'), bin, 'supergraph', file, '--port', String(port), '--host', '127.0.0.1', '--fork', '1'],
+    env: { NODE_ENV: 'production', LOG_LEVEL: 'warn' },
+    port,
+    readyPath: '/healthcheck',
+  });
+}
+
+const graphqlPost = (url: string, query: string, variables: object, key?: string) => ({
+  url: `${url}/graphql`,
+  method: 'POST' as const,
+  headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) },
+  body: JSON.stringify({ query, variables }),
+});
+
+/** List routes (GET, no path parameter) of the REST tables that no scenario covers. */
+function uncoveredRoutes(): string[] {
+  const covered = new Set(REST_SCENARIOS.map((scenario) => scenario.path));
+  return [...verticalsRoutes, ...marketsRoutes]
+    .filter((route) => route.method === 'GET' && !route.path.includes(':') && !covered.has(route.path))
+    .map((route) => route.path);
+}
+
+async function benchScale(scale: number): Promise<ScaleResult> {
+  const url = await ensureDataset(values.server, scale);
+  const key = await createBenchKey(url);
+  const auth = { authorization: `Bearer ${key}` };
+  const loadBefore = loadavg()[0]!;
+  const started = new Date();
+  process.stderr.write(`\n${databaseName(scale)}: load average ${loadBefore.toFixed(2)}\n`);
+  const rest: Measurement[] = [];
+  const layers: Measurement[] = [];
+  const federated: Measurement[] = [];
+  const companiesOperation = verticalsRoutes.find((route) => route.path === '/api/v1/b2b/companies')!.operation;
+
+  const verticals = await startLayerServer('verticals', url);
+  const markets = await startLayerServer('markets', url);
+  const subgraphs = { verticals: verticals.url, markets: markets.url };
+  try {
+    if (parts.has('layers')) {
+      layers.push(await measure('raw SQL (pg)', 'page + count', { url: `${verticals.url}/sql/companies?${LAYER_PAGE}` }, settings));
+      layers.push(await measure('Prisma', 'findMany + count', { url: `${verticals.url}/prisma/companies?${LAYER_PAGE}` }, settings));
+      layers.push(await measure('subgraph alone (graphql-js)', 'REST operation', graphqlPost(verticals.url, companiesOperation, LAYER_VARIABLES), settings));
+    }
+    const gateway = await startGateway('gateway', url);
+    try {
+      if (parts.has('layers')) {
+        layers.push(await measure('gateway, GraphQL', 'REST operation', graphqlPost(gateway.url, companiesOperation, LAYER_VARIABLES, key), settings));
+        layers.push(await measure('REST shim', 'GET', { url: `${gateway.url}/api/v1/b2b/companies?${LAYER_PAGE}`, headers: auth }, settings));
+      }
+      if (parts.has('federated')) {
+        federated.push(await measure('our gateway, in-process subgraphs', 'federated query', graphqlPost(gateway.url, FEDERATED_QUERY, {}, key), settings));
+      }
+      if (parts.has('rest')) {
+        for (const scenario of REST_SCENARIOS) {
+          const target = { url: `${gateway.url}${scenario.path}${scenario.query ? `?${scenario.query}` : ''}`, headers: auth };
+          rest.push(await measure(scenario.path, `${scenario.kind}${scenario.query ? `: ${scenario.query}` : ''}`, target, settings));
+        }
+      }
+    } finally {
+      await gateway.stop();
+    }
+    if (parts.has('federated')) {
+      const remote = await startGateway('gateway-url-mode', url, subgraphs);
+      try {
+        federated.push(await measure('our gateway, subgraphs over HTTP', 'federated query', graphqlPost(remote.url, FEDERATED_QUERY, {}, key), settings));
+      } finally {
+        await remote.stop();
+      }
+      const hive = await startHiveGateway(subgraphs);
+      try {
+        federated.push(await measure('Hive Gateway, subgraphs over HTTP', 'federated query', graphqlPost(hive.url, FEDERATED_QUERY, {}), settings));
+      } finally {
+        await hive.stop();
+      }
+    }
+  } finally {
+    await verticals.stop();
+    await markets.stop();
+  }
+  return {
+    scale,
+    measuredAt: started.toISOString(),
+    conditions: {
+      loadBefore: round(loadBefore),
+      loadAfter: round(loadavg()[0]!),
+      cpus: `${cpus().length} × ${cpus()[0]?.model ?? 'unknown'}`,
+      node: process.version,
+      ...settings,
+    },
+    rest,
+    layers,
+    federated,
+  };
+}
+
+function round(value: number) {
+  return Math.round(value * 100) / 100;
+}
+
+const uncovered = uncoveredRoutes();
+if (uncovered.length > 0) process.stderr.write(`list routes without a scenario (add them to scripts/bench/scenarios.ts): ${uncovered.join(', ')}\n`);
+
+const results: BenchResults = existsSync(RESULTS) ? JSON.parse(readFileSync(RESULTS, 'utf8')) : { scales: {} };
+for (const scale of scales) {
+  results.scales[String(scale)] = await benchScale(scale);
+  // Written after each scale, so an interrupted run keeps what it measured.
+  writeFileSync(RESULTS, `${JSON.stringify(results, null, 2)}\n`);
+  writeFileSync(join(ROOT, 'docs/performance.md'), renderReport(results));
+}
+process.stderr.write('\nwrote docs/performance.json and docs/performance.md\n');

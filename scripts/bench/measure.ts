@@ -1,0 +1,63 @@
+import { runLoad } from './load.ts';
+import type { LoadOptions, LoadResult } from './load.ts';
+
+/** One measured line of the report. */
+export interface Measurement {
+  name: string;
+  detail: string;
+  /** `total` as the first response reported it (shows the filter's selectivity). */
+  total?: number;
+  result?: LoadResult;
+  /** Why there is no number: the sanity request failed, or the load saw failures. */
+  error?: string;
+}
+
+export interface Target {
+  url: string;
+  method?: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+export type LoadSettings = Pick<LoadOptions, 'connections' | 'duration' | 'warmup'>;
+
+/** Reads `total` wherever the envelopes keep it: REST lists, signal lists, GraphQL pages, the raw layers. */
+function totalOf(body: unknown): number | undefined {
+  const seen = [body];
+  while (seen.length > 0) {
+    const value = seen.pop();
+    if (!value || typeof value !== 'object') continue;
+    const record = value as Record<string, unknown>;
+    if (typeof record.total === 'number') return record.total;
+    seen.push(...Object.values(record).filter((child) => child && typeof child === 'object' && !Array.isArray(child)));
+  }
+  return undefined;
+}
+
+/**
+ * One request first: a scenario that errors (a 4xx, GraphQL `errors` in a 200) is reported as an error rather
+ * than measured, since autocannon would count fast errors as fast answers.
+ */
+export async function measure(name: string, detail: string, target: Target, settings: LoadSettings): Promise<Measurement> {
+  const response = await fetch(target.url, { method: target.method ?? 'GET', headers: target.headers, body: target.body });
+  const text = await response.text();
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  const errors = (body as { errors?: unknown[] } | undefined)?.errors;
+  if (!response.ok || errors?.length) {
+    const error = `${response.status}: ${text.slice(0, 200)}`;
+    process.stderr.write(`  ${name} ${detail}: skipped, ${error}\n`);
+    return { name, detail, error };
+  }
+  const result = await runLoad({ ...target, ...settings });
+  const line: Measurement = { name, detail, total: totalOf(body), result };
+  if (result.failures > 0) line.error = `${result.failures} failed responses under load`;
+  process.stderr.write(
+    `  ${name.padEnd(34)} ${detail.padEnd(24)} ${String(result.rps).padStart(8)} req/s  p50 ${result.p50} ms  p95 ${result.p95} ms  p99 ${result.p99} ms${line.error ? `  (${line.error})` : ''}\n`,
+  );
+  return line;
+}

@@ -1,0 +1,80 @@
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { createWriteStream, mkdirSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+
+export const ROOT = new URL('../../', import.meta.url).pathname;
+export const WORK_DIR = join(ROOT, '.bench');
+
+export interface ServerProcess {
+  name: string;
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** A free port on the loopback interface (the kernel picks it; closed again before the server takes it). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+export interface StartOptions {
+  name: string;
+  command: string;
+  args: string[];
+  env?: Record<string, string>;
+  port: number;
+  /** Path answered with a 2xx once the server is ready. */
+  readyPath: string;
+}
+
+/**
+ * Starts a server in its own process, so it never shares an event loop with the load generator, and waits
+ * until it answers. Its output goes to .bench/<name>.log.
+ */
+export async function startServer(options: StartOptions): Promise<ServerProcess> {
+  mkdirSync(WORK_DIR, { recursive: true });
+  const log = createWriteStream(join(WORK_DIR, `${options.name}.log`));
+  const child: ChildProcess = spawn(options.command, options.args, {
+    cwd: ROOT,
+    env: { ...process.env, ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.pipe(log);
+  child.stderr?.pipe(log);
+  const url = `http://127.0.0.1:${options.port}`;
+  const exited = new Promise<never>((_, reject) =>
+    child.once('exit', (code) => reject(new Error(`${options.name} exited with ${code}; see .bench/${options.name}.log`))),
+  );
+  exited.catch(() => undefined);
+  const deadline = Date.now() + 180_000;
+  for (;;) {
+    if (Date.now() > deadline) throw new Error(`${options.name} did not answer within 180 s`);
+    const ready = await Promise.race([fetch(`${url}${options.readyPath}`).then((r) => r.ok, () => false), exited]);
+    if (ready) break;
+    await new Promise((resolve) => setTimeout(resolve, 300));
+  }
+  return {
+    name: options.name,
+    url,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+        setTimeout(() => child.kill('SIGKILL'), 5_000).unref();
+      }),
+  };
+}
+
+/** node with tsx's loader, so .ts entry points run directly; extra node flags (e.g. --cpu-prof) go first. */
+export function tsNode(entry: string, args: string[] = [], nodeFlags: string[] = []) {
+  return { command: process.execPath, args: [...nodeFlags, '--import', 'tsx', entry, ...args] };
+}
