@@ -1,4 +1,5 @@
 import { ApolloServer } from '@apollo/server';
+import type { ApolloServerPlugin } from '@apollo/server';
 import type { GraphQLSchema } from 'graphql';
 import { ApolloGateway, LocalGraphQLDataSource, RemoteGraphQLDataSource } from '@apollo/gateway';
 import { SUBGRAPHS } from '../subgraphs/index.ts';
@@ -13,6 +14,8 @@ export interface GraphQLServerOptions {
   subgraphUrls?: Record<SubgraphName, string>;
   /** The shared secret remote subgraphs require. */
   gatewaySecret?: string;
+  /** Checks run on every operation (plans, limits), for /graphql and the REST shims. */
+  plugins?: ApolloServerPlugin<RequestContext>[];
 }
 
 /** The identity travels to remote subgraphs in a header they trust only next to the gateway's secret. */
@@ -46,6 +49,7 @@ export async function createGraphQLServer(
     includeStacktraceInErrorResponses: false,
     formatError: formatGraphQLError,
     introspection: true,
+    plugins: options.plugins ?? [],
   });
   await server.start();
   if (!gateway.schema) throw new Error('the gateway started without a schema');

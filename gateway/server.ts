@@ -5,10 +5,18 @@ import type { RequestContext, Viewer } from '../subgraphs/shared/context.ts';
 import type { Database, Mode } from '../subgraphs/shared/database.ts';
 import { ApiError } from '../subgraphs/shared/errors.ts';
 import type { ErrorBody } from '../subgraphs/shared/errors.ts';
+import { env } from '../subgraphs/shared/config.ts';
 import { logger } from '../subgraphs/shared/logger.ts';
-import { authenticate } from './auth/authenticate.ts';
+import { registerAccountRoutes } from './auth/account-routes.ts';
+import { registerGuard } from './auth/guard.ts';
+import { createSessionTokens } from './auth/sessions.ts';
+import type { SessionTokens } from './auth/sessions.ts';
 import { graphiqlPage, registerGraphiQLAssets, wantsGraphiQL } from './graphiql/route.ts';
 import { createGraphQLServer } from './graphql-server.ts';
+import { createLimits } from './limits/limits.ts';
+import type { Limits } from './limits/limits.ts';
+import { operationGuardPlugin } from './limits/operation-plugin.ts';
+import { registerUsageRoute } from './limits/usage-route.ts';
 import type { GraphQLServerOptions } from './graphql-server.ts';
 import { marketsRoutes } from './rest/markets-routes.ts';
 import { registerRestRoutes } from './rest/register.ts';
@@ -26,6 +34,10 @@ declare module 'fastify' {
 
 export interface ServerOptions extends GraphQLServerOptions {
   databases: Record<Mode, Database>;
+  /** Rate-limit scheme, counter store and sandbox credits (from the environment unless given). */
+  limits?: Limits;
+  /** Session-token signing (from JWT_SECRETS unless given). */
+  sessions?: SessionTokens;
 }
 
 /**
@@ -35,9 +47,13 @@ export interface ServerOptions extends GraphQLServerOptions {
 export async function createServer(options: ServerOptions): Promise<FastifyInstance> {
   const { databases } = options;
   const control = databases.live;
-  const { server: graphql, schema } = await createGraphQLServer(options);
+  const limits = options.limits ?? createLimits();
+  const sessions = options.sessions ?? createSessionTokens({ secrets: env.JWT_SECRETS, ttlSeconds: env.JWT_TTL_SECONDS });
+  const { server: graphql, schema } = await createGraphQLServer({
+    ...options,
+    plugins: [operationGuardPlugin(limits.checkFieldLimits)],
+  });
   const app = Fastify({ loggerInstance: logger as FastifyBaseLogger });
-  app.decorateRequest('viewer', null);
 
   const contextFor = (request: FastifyRequest): RequestContext => ({
     viewer: request.viewer,
@@ -46,10 +62,10 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     loaders: new Map(),
   });
 
-  app.addHook('onRequest', async (request) => {
-    if (request.routeOptions.config.public || !request.routeOptions.url) return;
-    request.viewer = await authenticate(control, request.headers.authorization);
-  });
+  // Credentials, rate limits and metering for every non-public route (gateway/auth, gateway/limits).
+  const guard = registerGuard(app, { control, sessions, limits });
+  registerAccountRoutes(app, { control, sessions, limits });
+  registerUsageRoute(app);
 
   app.setErrorHandler((error: FastifyError, request, reply) => sendError(error, request, reply));
   app.setNotFoundHandler((request, reply) =>
@@ -72,7 +88,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     config: { public: true },
     preHandler: async (request, reply) => {
       if (wantsGraphiQL(request)) return reply.type('text/html').send(graphiqlPage());
-      request.viewer = await authenticate(control, request.headers.authorization);
+      await guard(request, reply);
     },
     handler: apolloHandler,
   });
@@ -84,6 +100,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
 
   app.addHook('onClose', async () => {
     await graphql.stop();
+    if (!options.limits) await limits.close();
   });
   return app;
 }

@@ -22,6 +22,17 @@ const environmentSchema = z.object({
   VERTICALS_URL: z.url().optional(),
   MARKETS_URL: z.url().optional(),
   GATEWAY_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
+  // Session tokens: the first secret signs, every listed secret verifies (rotation: prepend a new one).
+  JWT_SECRETS: z
+    .string()
+    .transform((value) => value.split(',').map((secret) => secret.trim()).filter(Boolean))
+    .pipe(z.array(z.string().min(32, 'each secret must be at least 32 characters')).min(1))
+    .optional(),
+  JWT_TTL_SECONDS: z.coerce.number().int().min(60).max(30 * 86_400).default(3600),
+  // B: per-minute limits by plan (default); A: a rolling 24-hour quota per credential.
+  RATE_LIMIT_SCHEME: z.enum(['A', 'B']).default('B'),
+  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// URL').optional(),
+  SANDBOX_CREDITS: z.coerce.number().int().min(1).default(500),
 });
 
 export type Environment = z.infer<typeof environmentSchema> & { dataDir: string };

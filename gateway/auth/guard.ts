@@ -1,0 +1,33 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Database } from '../../subgraphs/shared/database.ts';
+import { admit } from '../limits/limits.ts';
+import type { Limits } from '../limits/limits.ts';
+import { authenticate } from './authenticate.ts';
+import type { SessionTokens } from './sessions.ts';
+
+export interface GuardDependencies {
+  control: Database;
+  sessions: SessionTokens;
+  limits: Limits;
+}
+
+export type Guard = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+
+/**
+ * Every route not marked public passes here first, REST and GraphQL alike: the credential (401), the rate
+ * limit (429) and the call count (403 when sandbox credits are spent). Returns the guard for routes that
+ * decide late whether they need it (GET /graphql serves GraphiQL's page without a key).
+ */
+export function registerGuard(app: FastifyInstance, deps: GuardDependencies): Guard {
+  app.decorateRequest('viewer', null);
+  app.decorateRequest('usage', null);
+  const guard: Guard = async (request, reply) => {
+    request.viewer = await authenticate(deps.control, deps.sessions, request.headers.authorization);
+    await admit(deps.limits, deps.control, request, reply);
+  };
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.routeOptions.config.public || !request.routeOptions.url) return;
+    await guard(request, reply);
+  });
+  return guard;
+}

@@ -1,0 +1,55 @@
+import type { Plan } from '../../subgraphs/shared/context.ts';
+import { ForbiddenError } from '../../subgraphs/shared/errors.ts';
+
+/**
+ * THE table of which plan reaches what (docs/api.md "Plans and limits" prints it). Entries name GraphQL
+ * schema coordinates: `Type.field`, or `Type.*` for every field of a type wherever it is reached. REST
+ * routes run GraphQL operations, so one check of the operation's fields covers REST and GraphQL alike;
+ * anything not listed is open to every plan.
+ */
+export interface PlanRule {
+  feature: string;
+  plan: Plan;
+  coordinates: readonly string[];
+}
+
+export const PLAN_RULES: readonly PlanRule[] = [
+  {
+    feature: 'Business, real-estate and legal records, universal search, leads (/api/v1)',
+    plan: 'professional',
+    coordinates: [
+      'Query.companies', 'Query.companiesConnection', 'Query.company', 'Company.contacts',
+      'Contact.*', 'Property.*', 'Owner.*', 'Attorney.*', 'Firm.*', 'Lead.*', 'Query.search',
+    ],
+  },
+  { feature: 'Report generation and bulk export', plan: 'professional', coordinates: ['Mutation.generateReport', 'ReportJob.*'] },
+  { feature: 'Convergence leads', plan: 'professional', coordinates: ['Query.convergenceLeads', 'ConvergenceLead.*'] },
+  { feature: 'Company profiles (enrich)', plan: 'professional', coordinates: ['Query.companyProfile', 'CompanyProfile.*'] },
+  { feature: 'Webhooks', plan: 'institutional', coordinates: ['Query.webhooks', 'Mutation.createWebhook', 'Webhook.*'] },
+];
+
+const RANK: Record<Plan, number> = { analyst: 0, professional: 1, institutional: 2 };
+
+const RULE_BY_COORDINATE = new Map(PLAN_RULES.flatMap((rule) => rule.coordinates.map((coordinate) => [coordinate, rule])));
+
+/** The rule that governs a field, if any (`Type.field` first, then `Type.*`). */
+export function ruleFor(typeName: string, fieldName: string): PlanRule | undefined {
+  return RULE_BY_COORDINATE.get(`${typeName}.${fieldName}`) ?? RULE_BY_COORDINATE.get(`${typeName}.*`);
+}
+
+export function planReaches(plan: Plan, rule: PlanRule | undefined): boolean {
+  return !rule || RANK[plan] >= RANK[rule.plan];
+}
+
+/** Refuses (403 plan_required, redirect /billing) when any field the operation selects is above the plan. */
+export function assertPlanReaches(plan: Plan, fields: Iterable<{ typeName: string; fieldName: string }>): void {
+  for (const { typeName, fieldName } of fields) {
+    const rule = ruleFor(typeName, fieldName);
+    if (!planReaches(plan, rule)) {
+      throw new ForbiddenError(
+        'plan_required',
+        `${rule!.feature} require the ${rule!.plan} plan or higher; your plan is ${plan}.`,
+      );
+    }
+  }
+}

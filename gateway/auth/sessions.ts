@@ -1,0 +1,62 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { SignJWT, errors, jwtVerify } from 'jose';
+import type { JWTVerifyGetKey } from 'jose';
+
+const ISSUER = 'data-graph';
+const ALGORITHM = 'HS256';
+
+export interface SessionTokens {
+  /** A signed session token for an account, with its expiry. */
+  issue(accountId: string): Promise<{ token: string; expiresAt: Date }>;
+  /** The account id of a valid token, or undefined for an expired, forged or malformed one. */
+  verify(token: string): Promise<string | undefined>;
+}
+
+export interface SessionOptions {
+  /** The first secret signs; all of them verify, so a new secret can be prepended without logging anyone out. */
+  secrets?: readonly string[];
+  ttlSeconds: number;
+}
+
+/** A key id that names a secret without revealing it. */
+function keyIdOf(secret: Uint8Array): string {
+  return createHash('sha256').update(secret).digest('hex').slice(0, 12);
+}
+
+/**
+ * HS256 session tokens (jose). Without configured secrets a random one is drawn per process: sessions then
+ * end with the process and are not shared between gateways, which is why production sets JWT_SECRETS.
+ */
+export function createSessionTokens({ secrets, ttlSeconds }: SessionOptions): SessionTokens {
+  const keys = (secrets?.length ? secrets.map((secret) => new TextEncoder().encode(secret)) : [randomBytes(32)]).map(
+    (secret) => ({ secret: new Uint8Array(secret), kid: keyIdOf(secret) }),
+  );
+  const signing = keys[0]!;
+  const keyFor: JWTVerifyGetKey = (header) => {
+    const key = keys.find((candidate) => candidate.kid === header.kid);
+    if (!key) throw new errors.JWKSNoMatchingKey();
+    return key.secret;
+  };
+
+  return {
+    async issue(accountId) {
+      const expiresAt = new Date((Math.floor(Date.now() / 1000) + ttlSeconds) * 1000);
+      const token = await new SignJWT({})
+        .setProtectedHeader({ alg: ALGORITHM, kid: signing.kid, typ: 'JWT' })
+        .setSubject(accountId)
+        .setIssuer(ISSUER)
+        .setIssuedAt()
+        .setExpirationTime(Math.floor(expiresAt.getTime() / 1000))
+        .sign(signing.secret);
+      return { token, expiresAt };
+    },
+    async verify(token) {
+      try {
+        const { payload } = await jwtVerify(token, keyFor, { issuer: ISSUER, algorithms: [ALGORITHM] });
+        return typeof payload.sub === 'string' ? payload.sub : undefined;
+      } catch {
+        return undefined;
+      }
+    },
+  };
+}

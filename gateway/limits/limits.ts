@@ -1,0 +1,50 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { env } from '../../subgraphs/shared/config.ts';
+import type { Database } from '../../subgraphs/shared/database.ts';
+import { createFieldLimiter } from './field-limits.ts';
+import type { LimitOptions } from './policy.ts';
+import { RateLimitedError, rateLimitHeaders, takeRequest } from './rate-limit.ts';
+import { createCounterStore } from './store.ts';
+import type { CounterStore } from './store.ts';
+import { recordCall, usageHeaders } from './usage.ts';
+import type { Usage } from './usage.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** This call's usage, recorded when the request was admitted. */
+    usage: Usage | null;
+  }
+}
+
+export interface Limits {
+  options: LimitOptions;
+  store: CounterStore;
+  checkFieldLimits: ReturnType<typeof createFieldLimiter>;
+  close(): Promise<void>;
+}
+
+/** The limits of one gateway: configured from the environment unless a test says otherwise. */
+export function createLimits(overrides: Partial<LimitOptions> = {}): Limits {
+  const options: LimitOptions = {
+    scheme: env.RATE_LIMIT_SCHEME,
+    redisUrl: env.REDIS_URL,
+    sandboxCredits: env.SANDBOX_CREDITS,
+    ...overrides,
+  };
+  const store = createCounterStore(options.redisUrl);
+  return { options, store, checkFieldLimits: createFieldLimiter(store), close: () => store.close() };
+}
+
+/**
+ * Admits an authenticated request: the plan's rate limit first (a 429 spends no credit), then the durable
+ * call count (a sandbox key past its credits is a 403). Both sets of headers go on the response, errors
+ * included.
+ */
+export async function admit(limits: Limits, control: Database, request: FastifyRequest, reply: FastifyReply) {
+  const viewer = request.viewer!;
+  const state = await takeRequest(limits.store, limits.options.scheme, viewer);
+  if (state) reply.headers(rateLimitHeaders(state));
+  if (state?.retryAfter !== undefined) throw new RateLimitedError(state);
+  request.usage = await recordCall(control, viewer, limits.options.sandboxCredits);
+  reply.headers(usageHeaders(request.usage));
+}

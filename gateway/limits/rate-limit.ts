@@ -1,0 +1,69 @@
+import type { Viewer } from '../../subgraphs/shared/context.ts';
+import { ApiError, ForbiddenError } from '../../subgraphs/shared/errors.ts';
+import { REQUESTS_PER_DAY, REQUESTS_PER_MINUTE } from './policy.ts';
+import type { RateLimitScheme } from './policy.ts';
+import type { CounterStore } from './store.ts';
+
+export interface RateLimitState {
+  limit: number;
+  remaining: number;
+  /** Unix seconds when the window resets (scheme B) or when the oldest counted call leaves it (scheme A). */
+  reset: number;
+  /** Seconds to wait, when the call is refused. */
+  retryAfter?: number;
+}
+
+const MINUTE = 60_000;
+const DAY = 86_400_000;
+
+/** The documented headers of a rate-limit state (`Retry-After` only on a refusal). */
+export function rateLimitHeaders(state: RateLimitState): Record<string, string> {
+  return {
+    'x-ratelimit-limit': String(state.limit),
+    'x-ratelimit-remaining': String(state.remaining),
+    'x-ratelimit-reset': String(state.reset),
+    ...(state.retryAfter !== undefined ? { 'retry-after': String(state.retryAfter) } : {}),
+  };
+}
+
+/** Counts one request of the viewer; undefined when the plan has no limit under the scheme. */
+export async function takeRequest(
+  store: CounterStore,
+  scheme: RateLimitScheme,
+  viewer: Viewer,
+  now = Date.now(),
+): Promise<RateLimitState | undefined> {
+  return scheme === 'B' ? perMinute(store, viewer, now) : rollingDay(store, viewer, now);
+}
+
+/** Scheme B: a fixed window per UTC minute, per account (every key and session of it shares the limit). */
+async function perMinute(store: CounterStore, viewer: Viewer, now: number): Promise<RateLimitState> {
+  const limit = REQUESTS_PER_MINUTE[viewer.plan];
+  const window = Math.floor(now / MINUTE);
+  const count = await store.increment(`rl:B:${viewer.accountId}:${window}`, MINUTE + 5_000);
+  const reset = ((window + 1) * MINUTE) / 1000;
+  const state: RateLimitState = { limit, remaining: Math.max(0, limit - count), reset };
+  if (count > limit) state.retryAfter = Math.max(1, Math.ceil(reset - now / 1000));
+  return state;
+}
+
+/** Scheme A: a rolling 24 hours per credential (an API key, or the account for session tokens). */
+async function rollingDay(store: CounterStore, viewer: Viewer, now: number): Promise<RateLimitState | undefined> {
+  const limit = REQUESTS_PER_DAY[viewer.plan];
+  if (limit === null) return undefined;
+  if (limit === 0) {
+    throw new ForbiddenError('plan_required', `The ${viewer.plan} plan does not include API access. Upgrade to call the API.`);
+  }
+  const { count, oldest, added } = await store.slide(`rl:A:${viewer.keyId ?? viewer.accountId}`, now, DAY, limit);
+  const reset = Math.ceil((oldest + DAY) / 1000);
+  const state: RateLimitState = { limit, remaining: Math.max(0, limit - count), reset };
+  if (!added) state.retryAfter = Math.max(1, Math.ceil(reset - now / 1000));
+  return state;
+}
+
+/** The 429 of a refused request. */
+export class RateLimitedError extends ApiError {
+  constructor(readonly state: RateLimitState) {
+    super('rate_limited', `Rate limit of ${state.limit} requests exceeded; retry in ${state.retryAfter} seconds.`);
+  }
+}

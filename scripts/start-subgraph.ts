@@ -1,0 +1,40 @@
+import type { FastifyInstance } from 'fastify';
+import { prepareDatabases } from '../gateway/prepare-databases.ts';
+import { env } from '../subgraphs/shared/config.ts';
+import type { Database, Mode } from '../subgraphs/shared/database.ts';
+import { logger } from '../subgraphs/shared/logger.ts';
+
+/**
+ * `npm run start:subgraph -- <verticals|markets>`: one subgraph as its own service on PORT, for a gateway
+ * started with VERTICALS_URL, MARKETS_URL and the same GATEWAY_SECRET. The databases are configured as for
+ * the gateway (DATABASE_URL and SANDBOX_DATABASE_URL: PGlite's folder can be opened by one process only).
+ */
+const FACTORIES: Record<string, () => Promise<{ createSubgraphServer(options: { databases: Record<Mode, Database>; secret: string }): Promise<FastifyInstance> }>> = {
+  verticals: () => import('../subgraphs/verticals/server.ts'),
+  markets: () => import('../subgraphs/markets/server.ts'),
+};
+
+const name = process.argv[2] ?? '';
+const factory = FACTORIES[name];
+if (!factory) {
+  process.stderr.write(`usage: npm run start:subgraph -- <${Object.keys(FACTORIES).join('|')}>\n`);
+  process.exit(2);
+}
+if (!env.GATEWAY_SECRET) {
+  process.stderr.write('GATEWAY_SECRET is required: the subgraph answers only a gateway that sends it.\n');
+  process.exit(2);
+}
+
+const databases = await prepareDatabases();
+const app = await (await factory()).createSubgraphServer({ databases, secret: env.GATEWAY_SECRET });
+const address = await app.listen({ port: env.PORT, host: env.HOST });
+logger.info({ subgraph: name, address }, 'subgraph listening');
+process.stdout.write(`${name} subgraph at ${address}/graphql\n`);
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, async () => {
+    await app.close();
+    await Promise.all(Object.values(databases).map((database) => database.close()));
+    process.exit(0);
+  });
+}

@@ -1,0 +1,83 @@
+import { timingSafeEqual, createHash } from 'node:crypto';
+import { ApolloServer } from '@apollo/server';
+import { fastifyApolloHandler } from '@as-integrations/fastify';
+import Fastify from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { GraphQLSchema } from 'graphql';
+import { z } from 'zod';
+import { SUBGRAPH_SECRET_HEADER, VIEWER_HEADER } from '../../gateway/subgraph-protocol.ts';
+import type { RequestContext, Viewer } from './context.ts';
+import type { Database, Mode } from './database.ts';
+import { formatGraphQLError } from '../../gateway/errors.ts';
+import { logger } from './logger.ts';
+
+const ViewerHeader = z.object({
+  accountId: z.uuid(),
+  plan: z.enum(['analyst', 'professional', 'institutional']),
+  mode: z.enum(['live', 'sandbox']),
+  keyId: z.uuid().optional(),
+});
+
+export interface SubgraphServerOptions {
+  name: string;
+  schema: GraphQLSchema;
+  databases: Record<Mode, Database>;
+  /** The gateway's shared secret; requests without it are refused. */
+  secret: string;
+}
+
+/** Compares digests, so the comparison takes the same time whatever the header holds. */
+function sameSecret(given: string | string[] | undefined, secret: string): boolean {
+  const digest = (value: string) => createHash('sha256').update(value).digest();
+  return typeof given === 'string' && timingSafeEqual(digest(given), digest(secret));
+}
+
+/**
+ * One subgraph as its own HTTP service (POST /graphql). It answers only the gateway: the shared secret is
+ * checked on every request, and the viewer (account, plan, mode) is the one the gateway verified and sent
+ * next to the secret, never a client's claim.
+ */
+export async function createSubgraphServer(options: SubgraphServerOptions): Promise<FastifyInstance> {
+  const { databases, secret } = options;
+  const apollo = new ApolloServer<RequestContext>({
+    schema: options.schema,
+    includeStacktraceInErrorResponses: false,
+    formatError: formatGraphQLError,
+    introspection: false,
+  });
+  await apollo.start();
+  const app = Fastify({ loggerInstance: logger.child({ subgraph: options.name }) as FastifyBaseLogger });
+  const viewers = new WeakMap<object, Viewer | null>();
+
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.url === '/healthz') return;
+    if (!sameSecret(request.headers[SUBGRAPH_SECRET_HEADER], secret)) {
+      return reply.status(401).send({ error: 'unauthorized', message: 'This subgraph answers only its gateway.' });
+    }
+    const header = request.headers[VIEWER_HEADER];
+    let viewer: Viewer | null = null;
+    if (typeof header === 'string') {
+      const parsed = ViewerHeader.safeParse((() => { try { return JSON.parse(header); } catch { return undefined; } })());
+      if (!parsed.success) {
+        return reply.status(400).send({ error: 'invalid_parameter', message: 'The viewer header is malformed.', details: { [VIEWER_HEADER]: 'is not a viewer' } });
+      }
+      viewer = parsed.data;
+    }
+    viewers.set(request, viewer);
+  });
+
+  app.get('/healthz', async () => ({ status: 'ok', subgraph: options.name }));
+  app.post(
+    '/graphql',
+    fastifyApolloHandler(apollo, {
+      context: async (request) => {
+        const viewer = viewers.get(request) ?? null;
+        return { viewer, db: databases[viewer?.mode ?? 'live'], loaders: new Map() };
+      },
+    }),
+  );
+  app.addHook('onClose', async () => {
+    await apollo.stop();
+  });
+  return app;
+}

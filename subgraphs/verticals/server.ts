@@ -1,0 +1,9 @@
+import type { FastifyInstance } from 'fastify';
+import type { Database, Mode } from '../shared/database.ts';
+import { createSubgraphServer as createServer } from '../shared/subgraph-server.ts';
+import { verticalsSchema } from './schema.ts';
+
+/** The verticals subgraph as its own HTTP service (`npm run start:subgraph -- verticals`). */
+export function createSubgraphServer(options: { databases: Record<Mode, Database>; secret: string }): Promise<FastifyInstance> {
+  return createServer({ ...options, name: 'verticals', schema: verticalsSchema });
+}
