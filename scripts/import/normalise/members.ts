@@ -1,0 +1,128 @@
+import { foldName } from '../../../subgraphs/markets/names.ts';
+import { givenNameForms } from './nicknames.ts';
+
+/** A member as the matcher needs it (the `members` table's identity columns). */
+export interface MemberIdentity {
+  bioguideId: string;
+  fullName: string;
+  lastName: string;
+  chamber: string;
+  state: string;
+  party: string;
+  /** Every given form of the name, folded: first, middle, nickname, official name. */
+  nameFolded: string;
+}
+
+// Words that are titles, degrees or suffixes in the disclosures' names ("Richard Dean Dr McCormick",
+// "Neal Patrick MD, Facs Dunn", "David A Perdue , Jr").
+const NOT_A_NAME = new Set([
+  'hon', 'honorable', 'the', 'rep', 'representative', 'sen', 'senator', 'congressman', 'congresswoman',
+  'mr', 'mrs', 'ms', 'miss', 'dr', 'jr', 'sr', 'ii', 'iii', 'iv', 'md', 'phd', 'esq', 'facs', 'dds', 'cpa',
+]);
+
+/** The words of a disclosed name, folded, without titles or suffixes (order kept). */
+export function nameWords(name: string): string[] {
+  return foldName(name)
+    .split(' ')
+    .filter((word) => word && !NOT_A_NAME.has(word));
+}
+
+/**
+ * `<first> <last>` for a name no member record has (a senator who left before the legislators snapshot):
+ * the first given name and the surname, without initials, titles or suffixes, capitalised as disclosed.
+ * `David A Perdue , Jr` → `David Perdue`; `Boozman, John` → `John Boozman`.
+ */
+export function displayName(raw: string): string {
+  const words = orderedNameWords(raw);
+  if (words.length === 0) return raw.trim();
+  const chosen = words.length === 1 ? words : [words[0]!, words[words.length - 1]!];
+  return chosen.map(capitalise).join(' ');
+}
+
+/**
+ * The words of a disclosed name in `<given…> <surname>` order, as written (not folded), without initials,
+ * titles, suffixes or a nickname in parentheses: "Boozman, John" → [John, Boozman].
+ */
+export function orderedNameWords(raw: string): string[] {
+  // A comma part made only of titles or suffixes (", Jr.", ", Iii") is dropped; "Last, First" is turned round.
+  const parts = raw.split(',').map((part) => part.trim()).filter((part) => nameWords(part).length > 0);
+  const ordered = parts.length === 2 ? `${parts[1]} ${parts[0]}` : parts.join(' ');
+  return ordered
+    .replace(/\([^)]*\)/g, ' ')
+    .split(/\s+/)
+    .filter((word) => {
+      const folded = foldName(word);
+      return folded.length > 1 && !NOT_A_NAME.has(folded);
+    });
+}
+
+function capitalise(word: string): string {
+  return word === word.toUpperCase() || word === word.toLowerCase()
+    ? word.charAt(0).toUpperCase() + word.slice(1).toLowerCase()
+    : word;
+}
+
+export interface MemberMatch {
+  member: MemberIdentity;
+  /** false when only the surname matched (the one member of that name in the chamber and state). */
+  confident: boolean;
+}
+
+/**
+ * Matches the names disclosures print to members: "Ron L Wyden", "Wyden, Ron", "Rafael Edward (Ted) Cruz",
+ * "Neal Patrick MD, Facs Dunn". A member matches when every word of the surname is in the name and, for a
+ * confident match, one of the given names (or a usual form of it: William/Bill) is there too. Without a given
+ * name, the one member of that surname in the chamber (and state, when known) is taken. Answers are cached:
+ * a file repeats each name thousands of times.
+ */
+export class MemberMatcher {
+  private readonly byChamber = new Map<string, { member: MemberIdentity; surname: string[]; given: Set<string> }[]>();
+  private readonly cache = new Map<string, MemberMatch | null>();
+
+  constructor(members: readonly MemberIdentity[]) {
+    for (const member of members) {
+      const surname = foldName(member.lastName).split(' ').filter(Boolean);
+      const given = new Set(
+        member.nameFolded
+          .split(' ')
+          .filter((word) => word.length > 1 && !surname.includes(word) && !NOT_A_NAME.has(word))
+          .flatMap(givenNameForms),
+      );
+      const list = this.byChamber.get(member.chamber) ?? [];
+      list.push({ member, surname, given });
+      this.byChamber.set(member.chamber, list);
+    }
+  }
+
+  get size(): number {
+    return [...this.byChamber.values()].reduce((total, list) => total + list.length, 0);
+  }
+
+  match(rawName: string, chamber: string, state?: string | null): MemberMatch | null {
+    const cacheKey = `${chamber}|${state ?? ''}|${rawName}`;
+    if (this.cache.has(cacheKey)) return this.cache.get(cacheKey)!;
+    const result = this.find(rawName, chamber, state);
+    this.cache.set(cacheKey, result);
+    return result;
+  }
+
+  private find(rawName: string, chamber: string, state?: string | null): MemberMatch | null {
+    const words = new Set(nameWords(rawName));
+    let candidates = (this.byChamber.get(chamber) ?? []).filter((entry) => entry.surname.every((word) => words.has(word)));
+    if (state) candidates = candidates.filter((entry) => entry.member.state === state);
+    if (candidates.length === 0) return null;
+    const confident = candidates.filter((entry) =>
+      [...words].some((word) => !entry.surname.includes(word) && entry.given.has(word)),
+    );
+    if (confident.length > 0) {
+      // "April McClain Delaney" also contains Lisa McClain's surname: the longer surname is the better match.
+      const longest = Math.max(...confident.map((entry) => entry.surname.length));
+      const best = confident.filter((entry) => entry.surname.length === longest);
+      return best.length === 1 ? { member: best[0]!.member, confident: true } : null;
+    }
+    // Without a given name, the surname must end the name: "Kelly Loeffler" is not Senator Mark Kelly.
+    const lastWord = foldName(orderedNameWords(rawName).at(-1) ?? '');
+    const surnameLast = candidates.filter((entry) => entry.surname.at(-1) === lastWord);
+    return surnameLast.length === 1 && candidates.length === 1 ? { member: surnameLast[0]!.member, confident: false } : null;
+  }
+}

@@ -1,0 +1,33 @@
+import type { Database } from '../../subgraphs/shared/database.ts';
+import type { ImportCounts, ImportOptions } from './importer.ts';
+import { RejectLog } from './rejects.ts';
+import { IMPORTERS } from './sources/index.ts';
+
+export interface ImportResult extends ImportCounts {
+  source: string;
+}
+
+/** Runs one source's importer over its files against an open, migrated database. */
+export async function runImport(
+  db: Database,
+  source: string,
+  files: string[],
+  options: { progress?: (message: string) => void; now?: Date } & ImportOptions = {},
+): Promise<ImportResult> {
+  const importer = IMPORTERS.get(source);
+  if (!importer) throw new Error(`unknown source "${source}"; sources: ${[...IMPORTERS.keys()].join(', ')}`);
+  if (files.length === 0) throw new Error(`${source}: no files given (expected ${importer.describe})`);
+  const rejects = new RejectLog(db.sql);
+  const counts = await importer.run(files, {
+    db,
+    rejects,
+    progress: options.progress ?? (() => undefined),
+    now: options.now ?? new Date(),
+    options: { accession: options.accession },
+  });
+  await rejects.flush();
+  if (rejects.byReason.size) {
+    options.progress?.(`${source}: rejected ${[...rejects.byReason].map(([code, count]) => `${count} ${code}`).join(', ')}`);
+  }
+  return { source, ...counts };
+}
