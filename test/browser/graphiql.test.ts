@@ -111,7 +111,7 @@ describe('GraphiQL at GET /graphql', () => {
     expect(requests.some((url) => /\/graphql\/assets\/[^/]+\/graphql\.worker\.js$/.test(url))).toBe(true);
     expect(problems).toEqual([]);
     await context.close();
-  });
+  }, 120_000); // a 5 MB script and three workers on a busy machine: the default 60 s is too tight.
 });
 
 describe('GraphiQL over HTTP', () => {
