@@ -25,6 +25,7 @@ export default defineConfig({
       },
     })),
     include: ['test/**/*.test.ts'],
+    globalSetup: ['test/support/global-setup.ts'],
     exclude: ['test/bench/**', 'node_modules/**'],
     env: { LOG_LEVEL: 'silent', NODE_ENV: 'test' },
     testTimeout: 60_000,

@@ -3,9 +3,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { applyMigrations } from '../../prisma/migrate.ts';
 import { openDatabase } from '../../subgraphs/shared/database.ts';
 import type { Database, Mode } from '../../subgraphs/shared/database.ts';
+import { copyPgliteTemplate, databaseUrl, postgresTemplate } from './templates.ts';
 
 /** Which engine this test run uses (vitest.config.ts runs the suite once per engine). */
 export const TEST_ENGINE = process.env.TEST_ENGINE === 'postgres' ? 'postgres' : 'pglite';
@@ -19,25 +19,35 @@ export interface TestDatabases {
   drop(): Promise<void>;
 }
 
+export interface TestDatabaseOptions {
+  onQuery?: (sql: string) => void;
+  /** Records per vertical generated into the sandbox database (0: migrated but empty). */
+  sandboxScale?: number;
+  /** Records per vertical generated into the live database (0: migrated but empty). */
+  liveScale?: number;
+}
+
 /**
- * Fresh, migrated live and sandbox databases of the engine under test: PGlite in a temporary folder, or
- * two new databases on the PostgreSQL server, dropped afterwards.
+ * Fresh, migrated (and optionally seeded) live and sandbox databases of the engine under test: PGlite in a
+ * temporary folder, or two new databases on the PostgreSQL server — copies of a template built once per run.
  */
-export async function createTestDatabases(options: { onQuery?: (sql: string) => void } = {}): Promise<TestDatabases> {
+export async function createTestDatabases(options: TestDatabaseOptions = {}): Promise<TestDatabases> {
+  const spec = { sandboxScale: options.sandboxScale ?? 0, liveScale: options.liveScale ?? 0 };
   const dataDir = await mkdtemp(join(tmpdir(), 'data-graph-test-'));
   const serverUrl = process.env.TEST_DATABASE_URL;
   const urls: Partial<Record<Mode, string>> = {};
   if (TEST_ENGINE === 'postgres' && serverUrl) {
+    const templates = await postgresTemplate(spec, serverUrl);
     const admin = new pg.Client({ connectionString: serverUrl });
     await admin.connect();
     const suffix = randomBytes(5).toString('hex');
     for (const mode of ['live', 'sandbox'] as const) {
-      await admin.query(`CREATE DATABASE test_${suffix}_${mode}`);
-      const url = new URL(serverUrl);
-      url.pathname = `/test_${suffix}_${mode}`;
-      urls[mode] = url.toString();
+      await admin.query(`CREATE DATABASE test_${suffix}_${mode} TEMPLATE ${templates[mode]}`);
+      urls[mode] = databaseUrl(serverUrl, `test_${suffix}_${mode}`);
     }
     await admin.end();
+  } else {
+    await copyPgliteTemplate(spec, dataDir);
   }
   const open = async (onQuery?: (sql: string) => void) => {
     const opened = {} as Record<Mode, Database>;
@@ -47,7 +57,6 @@ export async function createTestDatabases(options: { onQuery?: (sql: string) => 
     return opened;
   };
   let databases = await open(options.onQuery);
-  await Promise.all(Object.values(databases).map((database) => applyMigrations(database)));
   return {
     get databases() {
       return databases;
