@@ -1,24 +1,199 @@
+import { getNamedType } from 'graphql';
+import type { GraphQLField } from 'graphql';
+import { BadRequestError, NotFoundError } from '../../subgraphs/shared/errors.ts';
+import { RECORD_TYPES, selectionOf, snakeCase } from '../../subgraphs/verticals/record-types.ts';
+import type { RecordType, RecordTypeName } from '../../subgraphs/verticals/record-types.ts';
+import { LEAD_STATUSES } from '../../subgraphs/verticals/types/lead.ts';
+import { verticalsSchema } from '../../subgraphs/verticals/schema.ts';
 import { PAGE_INFO, recordList } from './envelopes.ts';
 import type { OffsetPage } from './envelopes.ts';
 import type { RestRoute } from './route.ts';
 
-const PAGING = { page: 'page', per_page: 'perPage', sort: 'sort' };
+/** Where each record type lives under /api/v1. */
+const RECORD_PATHS: Record<RecordTypeName, string> = {
+  companies: '/api/v1/b2b/companies',
+  contacts: '/api/v1/b2b/contacts',
+  properties: '/api/v1/realestate/properties',
+  owners: '/api/v1/realestate/owners',
+  attorneys: '/api/v1/legal/attorneys',
+  firms: '/api/v1/legal/firms',
+};
 
-// Aliases give the documented snake_case names, so most routes need no response mapping of their own.
-const COMPANY_FIELDS = `id company: name industry revenue employees state decision_maker: decisionMaker
-  title: decisionMakerTitle email: decisionMakerEmail ai_score: aiScore`;
+function queryField(name: string): GraphQLField<unknown, unknown> {
+  const field = verticalsSchema.getQueryType()?.getFields()[name];
+  if (!field) throw new Error(`the verticals subgraph has no query field ${name}`);
+  return field;
+}
 
-/** The `/api/v1` routes of the verticals document (seeds/verticals-api.md). */
-export const verticalsRoutes: RestRoute[] = [
+const operationName = (field: string) => field.charAt(0).toUpperCase() + field.slice(1);
+
+/**
+ * A record list: every argument of the list field is a query parameter under its snake_case name
+ * (`minEquity` → `min_equity`, `perPage` → `per_page`), so the filters, sorts and paging of a list are
+ * declared once, in the subgraph.
+ */
+function listRoute(type: RecordType): RestRoute {
+  const args = queryField(type.list).args;
+  const declarations = args.map((arg) => `$${arg.name}: ${getNamedType(arg.type).name}`).join(', ');
+  const passed = args.map((arg) => `${arg.name}: $${arg.name}`).join(', ');
+  return {
+    method: 'GET',
+    path: RECORD_PATHS[type.name],
+    operation: `query ${operationName(type.list)}(${declarations}) {
+      ${type.list}(${passed}) { nodes { ${selectionOf(type.fields)} } ${PAGE_INFO} }
+    }`,
+    query: Object.fromEntries(args.map((arg) => [snakeCase(arg.name), arg.name])),
+    respond: (data) => recordList(type.vertical)(data[type.list] as OffsetPage<unknown>),
+  };
+}
+
+/** One record by its prefixed id, in the list's record shape: `{success, vertical, data}`; unknown ids are a 404. */
+function recordRoute(type: RecordType): RestRoute {
+  return {
+    method: 'GET',
+    path: `${RECORD_PATHS[type.name]}/:id`,
+    operation: `query ${operationName(type.one)}($id: String!) { ${type.one}(id: $id) { ${selectionOf(type.fields)} } }`,
+    params: { id: 'id' },
+    respond: (data) => {
+      if (!data[type.one]) throw new NotFoundError('The record');
+      return { success: true, vertical: type.vertical, data: data[type.one] };
+    },
+  };
+}
+
+const recordRoutes = Object.values(RECORD_TYPES).flatMap((type) => [listRoute(type), recordRoute(type)]);
+
+/** A JSON type, or the values of a GraphQL enum (a string of that enum). */
+type JsonType = 'string' | 'string[]' | 'object' | readonly string[];
+
+/** The problem with a value of the wrong JSON type, or undefined. */
+function typeProblem(value: unknown, type: JsonType): string | undefined {
+  if (Array.isArray(type)) return type.includes(value as string) ? undefined : `must be one of ${type.join(', ')}`;
+  if (type === 'string') return typeof value === 'string' ? undefined : 'must be a string';
+  if (type === 'string[]') {
+    return Array.isArray(value) && value.every((item) => typeof item === 'string') ? undefined : 'must be an array of strings';
+  }
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? undefined : 'must be a JSON object';
+}
+
+/**
+ * A JSON body → the operation's variables, renaming documented snake_case fields. Like the query-string
+ * coercion this checks JSON types and presence only (so a wrong type is a 400 naming the field as sent);
+ * every rule on the values stays in the resolver.
+ */
+function bodyVariables(fields: Record<string, { variable: string; type: JsonType; required?: boolean }>) {
+  return (body: Record<string, unknown>) => {
+    const details: Record<string, string> = {};
+    const variables: Record<string, unknown> = {};
+    for (const [name, value] of Object.entries(body)) {
+      const field = fields[name];
+      if (!field) details[name] = 'is not a field of this request';
+      else if (value === null) continue;
+      else {
+        const problem = typeProblem(value, field.type);
+        if (problem) details[name] = problem;
+        else variables[field.variable] = value;
+      }
+    }
+    for (const [name, field] of Object.entries(fields)) {
+      if (field.required && body[name] == null) details[name] ??= 'is required';
+    }
+    if (Object.keys(details).length > 0) throw new BadRequestError(details);
+    return variables;
+  };
+}
+
+const LEAD_FIELDS = selectionOf({
+  id: 'id',
+  record_id: 'recordId',
+  record_type: 'recordType',
+  vertical: 'vertical',
+  status: 'status',
+  notes: 'notes',
+  tags: 'tags',
+  created_at: 'createdAt',
+  updated_at: 'updatedAt',
+});
+
+/** Leads and search hits span verticals: the list envelope without `vertical`. */
+function crossVerticalList(page: OffsetPage<unknown>) {
+  const { success, data, pagination } = recordList('b2b')(page);
+  return { success, data, pagination };
+}
+
+const one = (field: string) => (data: Record<string, unknown>) => ({ success: true, data: data[field] });
+
+const leadRoutes: RestRoute[] = [
   {
     method: 'GET',
-    path: '/api/v1/b2b/companies',
-    operation: `query Companies($industry: String, $state: String, $minScore: Int, $sort: CompanySort, $page: Int, $perPage: Int) {
-      companies(industry: $industry, state: $state, minScore: $minScore, sort: $sort, page: $page, perPage: $perPage) {
-        nodes { ${COMPANY_FIELDS} } ${PAGE_INFO}
+    path: '/api/v1/leads',
+    operation: `query Leads($status: LeadStatus, $vertical: Vertical, $tag: String, $sort: LeadSort, $page: Int, $perPage: Int) {
+      leads(status: $status, vertical: $vertical, tag: $tag, sort: $sort, page: $page, perPage: $perPage) {
+        nodes { ${LEAD_FIELDS} } ${PAGE_INFO}
       }
     }`,
-    query: { industry: 'industry', state: 'state', min_score: 'minScore', ...PAGING },
-    respond: (data) => recordList('b2b')(data.companies as OffsetPage<unknown>),
+    query: { status: 'status', vertical: 'vertical', tag: 'tag', sort: 'sort', page: 'page', per_page: 'perPage' },
+    respond: (data) => crossVerticalList(data.leads as OffsetPage<unknown>),
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/leads',
+    operation: `mutation SaveLead($recordId: String!, $notes: String, $tags: [String!]) {
+      saveLead(input: { recordId: $recordId, notes: $notes, tags: $tags }) { created lead { ${LEAD_FIELDS} } }
+    }`,
+    body: bodyVariables({
+      record_id: { variable: 'recordId', type: 'string', required: true },
+      notes: { variable: 'notes', type: 'string' },
+      tags: { variable: 'tags', type: 'string[]' },
+    }),
+    // 201 for a new lead, 200 with the existing one when the record was already saved.
+    status: (data) => ((data.saveLead as { created: boolean }).created ? 201 : 200),
+    respond: (data) => ({ success: true, data: (data.saveLead as { lead: unknown }).lead }),
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/leads/:id',
+    operation: `query Lead($id: String!) { lead(id: $id) { ${LEAD_FIELDS} } }`,
+    params: { id: 'id' },
+    respond: (data) => {
+      if (!data.lead) throw new NotFoundError('The lead');
+      return { success: true, data: data.lead };
+    },
+  },
+  {
+    method: 'PATCH',
+    path: '/api/v1/leads/:id',
+    operation: `mutation UpdateLead($id: String!, $status: LeadStatus, $notes: String, $tags: [String!]) {
+      updateLead(input: { id: $id, status: $status, notes: $notes, tags: $tags }) { ${LEAD_FIELDS} }
+    }`,
+    params: { id: 'id' },
+    body: bodyVariables({
+      status: { variable: 'status', type: LEAD_STATUSES },
+      notes: { variable: 'notes', type: 'string' },
+      tags: { variable: 'tags', type: 'string[]' },
+    }),
+    respond: one('updateLead'),
+  },
+  {
+    method: 'DELETE',
+    path: '/api/v1/leads/:id',
+    operation: `mutation DeleteLead($id: String!) { deleteLead(input: { id: $id }) { ${LEAD_FIELDS} } }`,
+    params: { id: 'id' },
+    respond: one('deleteLead'),
   },
 ];
+
+const searchRoute: RestRoute = {
+  method: 'GET',
+  path: '/api/v1/search',
+  operation: `query Search($q: String, $verticals: String, $page: Int, $perPage: Int) {
+    search(q: $q, verticals: $verticals, page: $page, perPage: $perPage) {
+      nodes { vertical type id title subtitle score } ${PAGE_INFO}
+    }
+  }`,
+  query: { q: 'q', verticals: 'verticals', page: 'page', per_page: 'perPage' },
+  respond: (data) => crossVerticalList(data.search as OffsetPage<unknown>),
+};
+
+/** The `/api/v1` routes of the verticals document (seeds/verticals-api.md). */
+export const verticalsRoutes: RestRoute[] = [searchRoute, ...recordRoutes, ...leadRoutes];

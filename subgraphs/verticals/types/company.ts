@@ -7,6 +7,7 @@ import type { SortOrder } from '../../shared/paging.ts';
 import { stateCode } from '../../shared/us-states.ts';
 import { parseArguments, withoutNulls } from '../../shared/validation.ts';
 import { PageInfo, builder } from '../builder.ts';
+import { connectionMaxSize } from './record-page.ts';
 
 export const Company = builder.prismaObject('Company', {
   description: 'A business with its top decision maker; `contacts` lists all of them.',
@@ -45,7 +46,7 @@ const CompanySort = defineSort(
   { field: 'aiScore', direction: 'desc' },
 );
 
-const companyFilter = z.object({
+export const companyFilter = z.object({
   industry: z.string().regex(/^[a-z_]{2,40}$/, 'must be a lower-case industry token such as software').optional(),
   state: stateCode.optional(),
   minScore: z.number().int().min(0, 'must be from 0 to 100').max(100, 'must be from 0 to 100').optional(),
@@ -103,6 +104,7 @@ builder.queryFields((t) => ({
   companiesConnection: t.prismaConnection({
     type: Company,
     cursor: 'id',
+    maxSize: connectionMaxSize,
     description: 'The same companies as `companies`, paged by cursor (ordered by id).',
     args: {
       industry: t.arg.string({ required: false }),

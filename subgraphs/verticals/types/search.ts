@@ -1,0 +1,93 @@
+import { z } from 'zod';
+import type { RequestContext } from '../../shared/context.ts';
+import { BadRequestError } from '../../shared/errors.ts';
+import { ID_PREFIX } from '../../shared/ids.ts';
+import { pageInfoSource, resolvePaging } from '../../shared/paging.ts';
+import type { PageInfoSource } from '../../shared/paging.ts';
+import { parseArguments } from '../../shared/validation.ts';
+import { PageInfo, builder } from '../builder.ts';
+import { COUNT_CAP, searchRecords } from '../search/query.ts';
+import type { SearchHitRow } from '../search/query.ts';
+import { Vertical, VERTICAL_VALUES } from './lead.ts';
+import { RECORD_VERTICAL, VerticalRecord, loadRecord } from './vertical-record.ts';
+import type { VerticalRecordKind } from './vertical-record.ts';
+
+/** Deeper than this, relevance has long stopped meaning anything; a page past it is a 400. */
+const MAX_SEARCH_DEPTH = 1000;
+export const MAX_QUERY_LENGTH = 100;
+
+const SearchHit = builder.objectRef<SearchHitRow>('SearchHit').implement({
+  description: 'A record found by universal search: which vertical and type, its id and a display title.',
+  fields: (t) => ({
+    vertical: t.field({ type: Vertical, resolve: (hit) => RECORD_VERTICAL[hit.kind] }),
+    type: t.string({ description: 'company, contact, property, owner, attorney or firm.', resolve: (hit) => hit.kind }),
+    id: t.string({ resolve: (hit) => `${ID_PREFIX[hit.kind]}_${hit.id}` }),
+    title: t.exposeString('title'),
+    subtitle: t.exposeString('subtitle'),
+    score: t.float({ description: 'Relevance, higher first.', resolve: (hit) => Math.round(hit.score * 1000) / 1000 }),
+    record: t.field({
+      type: VerticalRecord,
+      nullable: true,
+      resolve: (hit, _args, context) => loadRecord(context, `${ID_PREFIX[hit.kind]}_${hit.id}`),
+    }),
+  }),
+});
+
+const SearchPage = builder
+  .objectRef<{ nodes: SearchHitRow[]; pageInfo: PageInfoSource }>('SearchPage')
+  .implement({
+    fields: (t) => ({
+      nodes: t.field({ type: [SearchHit], resolve: (page) => page.nodes }),
+      pageInfo: t.field({
+        type: PageInfo,
+        description: `total counts at most ${COUNT_CAP} hits per record type.`,
+        resolve: (page) => page.pageInfo,
+      }),
+    }),
+  });
+
+const searchArgs = z.object({
+  q: z
+    .string({ message: 'is required' })
+    .trim()
+    .min(1, 'must not be empty')
+    .max(MAX_QUERY_LENGTH, `must be at most ${MAX_QUERY_LENGTH} characters`),
+  verticals: z
+    .string()
+    .transform((value) => value.split(',').map((part) => part.trim().toLowerCase()))
+    .refine(
+      (list) => list.every((vertical) => (VERTICAL_VALUES as readonly string[]).includes(vertical)),
+      `must be a comma-separated list of ${VERTICAL_VALUES.join(', ')}`,
+    )
+    .optional(),
+});
+
+async function search(
+  context: RequestContext,
+  args: { q?: string | null; verticals?: string | null; page?: number | null; perPage?: number | null },
+) {
+  const { q, verticals } = parseArguments(searchArgs, { q: args.q ?? undefined, verticals: args.verticals ?? undefined });
+  const paging = resolvePaging({ page: args.page, size: args.perPage });
+  if (paging.skip + paging.perPage > MAX_SEARCH_DEPTH) {
+    throw new BadRequestError({ page: `search pages reach the best ${MAX_SEARCH_DEPTH} hits at most` });
+  }
+  const wanted = new Set<string>(verticals ?? VERTICAL_VALUES);
+  const kinds = (Object.keys(RECORD_VERTICAL) as VerticalRecordKind[]).filter((kind) => wanted.has(RECORD_VERTICAL[kind]));
+  const { hits, total } = await searchRecords(context.db, { q, kinds, skip: paging.skip, take: paging.perPage });
+  return { nodes: hits, pageInfo: pageInfoSource(paging, async () => total) };
+}
+
+builder.queryFields((t) => ({
+  search: t.field({
+    type: SearchPage,
+    description: 'Universal search across the verticals by name, address or title; typo- and case-tolerant.',
+    args: {
+      // Required, but checked by the resolver so a missing q is the same 400 as an empty one.
+      q: t.arg.string({ required: false, description: 'What to look for (1-100 characters).' }),
+      verticals: t.arg.string({ required: false, description: 'Comma-separated: b2b,realestate,legal (all by default).' }),
+      page: t.arg.int({ required: false }),
+      perPage: t.arg.int({ required: false }),
+    },
+    resolve: (_root, args, context) => search(context, args),
+  }),
+}));
