@@ -1,11 +1,12 @@
 import { ApolloServer } from '@apollo/server';
 import type { ApolloServerPlugin } from '@apollo/server';
 import type { GraphQLSchema } from 'graphql';
-import { ApolloGateway, LocalGraphQLDataSource, RemoteGraphQLDataSource } from '@apollo/gateway';
+import { ApolloGateway, RemoteGraphQLDataSource } from '@apollo/gateway';
 import { SUBGRAPHS } from '../subgraphs/index.ts';
 import type { SubgraphName } from '../subgraphs/index.ts';
 import type { RequestContext } from '../subgraphs/shared/context.ts';
 import { formatGraphQLError } from './errors.ts';
+import { CachedLocalDataSource } from './local-data-source.ts';
 import { SUBGRAPH_SECRET_HEADER, VIEWER_HEADER } from './subgraph-protocol.ts';
 import { readSupergraph } from './supergraph.ts';
 
@@ -41,7 +42,7 @@ export async function createGraphQLServer(
       const subgraph = name as SubgraphName;
       if (subgraphUrls && gatewaySecret) return new AuthenticatedDataSource(subgraphUrls[subgraph], gatewaySecret);
       // In one process the gateway hands each subgraph its own context object (see RequestContext.loaders).
-      return new LocalGraphQLDataSource(SUBGRAPHS[subgraph]);
+      return new CachedLocalDataSource(SUBGRAPHS[subgraph]);
     },
   });
   const server = new ApolloServer<RequestContext>({

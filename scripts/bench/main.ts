@@ -59,6 +59,7 @@ function gatewayEnv(url: string, port: number, subgraphs?: Record<string, string
 
 async function startGateway(name: string, url: string, subgraphs?: Record<string, string>): Promise<ServerProcess> {
   const port = await freePort();
+  mkdirSync(join(WORK_DIR, 'data'), { recursive: true }); // the gateway writes its demo key there
   return startServer({ name, ...tsNode('gateway/main.ts', [], profileFlags(name)), env: gatewayEnv(url, port, subgraphs), port, readyPath: '/healthz' });
 }
 
@@ -72,7 +73,7 @@ async function startLayerServer(subgraph: string, url: string): Promise<ServerPr
 async function startHiveGateway(subgraphs: Record<string, string>): Promise<ServerProcess> {
   const port = await freePort();
   let supergraph = readFileSync(join(ROOT, 'schema/supergraph.graphql'), 'utf8');
-  for (const [name, url] of Object.entries(subgraphs)) supergraph = supergraph.replaceAll(`http://${name}.subgraph.invalid/graphql`, `${url}/graphql`);
+  for (const [name, url] of Object.entries(subgraphs)) supergraph = supergraph.replaceAll(`http://${name}.subgraph.invalid/graphql`, url);
   mkdirSync(WORK_DIR, { recursive: true });
   const file = join(WORK_DIR, 'supergraph.graphql');
   writeFileSync(file, supergraph);
@@ -116,7 +117,7 @@ async function benchScale(scale: number): Promise<ScaleResult> {
 
   const verticals = await startLayerServer('verticals', url);
   const markets = await startLayerServer('markets', url);
-  const subgraphs = { verticals: verticals.url, markets: markets.url };
+  const subgraphs = { verticals: `${verticals.url}/graphql`, markets: `${markets.url}/graphql` };
   try {
     if (parts.has('layers')) {
       layers.push(await measure('raw SQL (pg)', 'page + count', { url: `${verticals.url}/sql/companies?${LAYER_PAGE}` }, settings));

@@ -39,8 +39,15 @@ function totalOf(body: unknown): number | undefined {
  * than measured, since autocannon would count fast errors as fast answers.
  */
 export async function measure(name: string, detail: string, target: Target, settings: LoadSettings): Promise<Measurement> {
-  const response = await fetch(target.url, { method: target.method ?? 'GET', headers: target.headers, body: target.body });
-  const text = await response.text();
+  let response: Response;
+  let text: string;
+  try {
+    response = await fetch(target.url, { method: target.method ?? 'GET', headers: target.headers, body: target.body });
+    text = await response.text();
+  } catch (error) {
+    process.stderr.write(`  ${name} ${detail}: skipped, ${String(error)}\n`);
+    return { name, detail, error: String(error) };
+  }
   let body: unknown;
   try {
     body = JSON.parse(text);

@@ -2,10 +2,12 @@ import { readFileSync } from 'node:fs';
 
 /**
  * npx tsx scripts/bench/profile-summary.ts <file.cpuprofile> [top]
- * Self time by function and by package from a V8 CPU profile (node --cpu-prof): where a layer's time goes.
+ * Self time by function and by package, and inclusive time (the function and all it calls) by function, from a
+ * V8 CPU profile (node --cpu-prof): where a layer's time goes.
  */
 interface ProfileNode {
   id: number;
+  children?: number[];
   callFrame: { functionName: string; url: string; lineNumber: number };
   hitCount?: number;
 }
@@ -48,5 +50,16 @@ const print = (title: string, entries: Map<string, number>) => {
   }
 };
 process.stdout.write(`${file}: ${(total / 1e6).toFixed(1)} s sampled\n`);
+const parentOf = new Map<number, number>();
+for (const node of profile.nodes) for (const child of node.children ?? []) parentOf.set(child, node.id);
+const frameName = (node: ProfileNode) =>
+  `${node.callFrame.functionName || '(anonymous)'} ${node.callFrame.url.replace(/^.*node_modules\//, '').replace(/^file:\/\/.*?\/work\/main\//, '')}`;
+const inclusive = new Map<string, number>();
+for (const [id, time] of selfTime) {
+  const names = new Set<string>();
+  for (let node: number | undefined = id; node !== undefined; node = parentOf.get(node)) names.add(frameName(byId.get(node)!));
+  for (const name of names) inclusive.set(name, (inclusive.get(name) ?? 0) + time);
+}
 print('self time by package', packages);
 print('self time by function', functions);
+print('inclusive time by function', inclusive);
