@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { createFieldLimiter } from '../../gateway/limits/field-limits.ts';
+import { FIELD_LIMITS } from '../../gateway/limits/policy.ts';
+import { MemoryCounterStore } from '../../gateway/limits/store.ts';
+import type { Viewer } from '../../subgraphs/shared/context.ts';
+
+describe('per-field limits of expensive fields (graphql-rate-limit)', () => {
+  const viewer = (accountId: string): Viewer => ({ accountId, plan: 'institutional', mode: 'live' });
+
+  it('refuses the call past a field’s own limit, per account, and ignores fields without one', async () => {
+    const check = createFieldLimiter(new MemoryCounterStore());
+    const report = [{ typeName: 'Mutation', fieldName: 'generateReport' }];
+    const { max } = FIELD_LIMITS['Mutation.generateReport']!;
+    for (let index = 0; index < max; index += 1) expect(await check(viewer('a'), report)).toBeUndefined();
+    const refusal = await check(viewer('a'), report);
+    expect(refusal).toEqual({
+      coordinate: 'Mutation.generateReport',
+      message: `Mutation.generateReport is limited to ${max} calls per 3600 seconds; retry later.`,
+      retryAfter: 3600,
+    });
+    expect(await check(viewer('b'), report)).toBeUndefined();
+    for (let index = 0; index < 100; index += 1) {
+      expect(await check(viewer('a'), [{ typeName: 'Query', fieldName: 'signals' }])).toBeUndefined();
+    }
+  });
+});
