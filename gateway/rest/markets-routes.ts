@@ -2,19 +2,54 @@ import { PAGE_INFO } from './envelopes.ts';
 import type { OffsetPage } from './envelopes.ts';
 import type { RestRoute } from './route.ts';
 
+// Aliases give the documented snake_case names (seeds/market-intelligence-api.md); the shapes of the routes
+// the document marks "not shown" are written down in docs/api.md, section Markets.
 const SIGNAL_FIELDS = `id ticker company_name: companyName signal_type: signalType filing_type: filingType
   ai_summary: aiSummary materiality_score: materialityScore sentiment urgent source_url: sourceUrl
   created_at: createdAt`;
 
+const TRADE_FIELDS = `id member_name: memberName bioguide_id: bioguideId party chamber ticker
+  asset_description: assetDescription asset_type: assetType trade_type: tradeType owner
+  amount_range: amountRange amount_low: amountLow amount_high: amountHigh trade_date: tradeDate
+  disclosure_date: disclosureDate disclosure_lag_days: disclosureLagDays late source filing_url: filingUrl`;
+
+const QUOTE_FIELDS = 'price changePct date previousClose previousDate';
+
+const PROFILE_FIELDS = 'companyName sector industry marketCap ceo description website employees headquarters cik updatedAt';
+
+const YIELD_CURVE_FIELDS = `date y3m y2 y5 y10 y30 spread_2_10: spread2To10 inverted
+  points { tenor_months: tenorMonths rate_pct: ratePct }`;
+
+const WATCHLIST_FIELDS = `ticker company_name: companyName added_at: addedAt quote { ${QUOTE_FIELDS} }
+  latest_signal: latestSignal { ${SIGNAL_FIELDS} } latest_congressional_trade: latestCongressionalTrade { ${TRADE_FIELDS} }`;
+
+const PAGING = { page: 'page', limit: 'limit' };
+
 /** `{signals, total, page, pages}`: the superset of both documented forms (DESIGN.md). */
 function signalList(page: OffsetPage<unknown>) {
+  return { signals: page.nodes, total: page.pageInfo.total, page: page.pageInfo.page, pages: page.pageInfo.totalPages };
+}
+
+/** `{trades, total, page, pages, count}`: the superset of both documented forms (DESIGN.md). */
+function tradeList(page: OffsetPage<unknown>) {
   return {
-    signals: page.nodes,
+    trades: page.nodes,
     total: page.pageInfo.total,
     page: page.pageInfo.page,
     pages: page.pageInfo.totalPages,
+    count: page.nodes.length,
   };
 }
+
+const removeFromWatchlist = (method: 'GET' | 'DELETE'): RestRoute => ({
+  method,
+  path: '/api/watchlist/:ticker',
+  operation: `mutation RemoveWatchlistEntry($ticker: String!) {
+    removeWatchlistEntry(input: { ticker: $ticker }) { ticker removed }
+  }`,
+  params: { ticker: 'ticker' },
+  respond: (data) => data.removeWatchlistEntry,
+});
 
 /** The `/api` routes of the market-intelligence document (seeds/market-intelligence-api.md). */
 export const marketsRoutes: RestRoute[] = [
@@ -27,7 +62,182 @@ export const marketsRoutes: RestRoute[] = [
       }
     }`,
     // Both documented names of the type filter are accepted (DESIGN.md).
-    query: { ticker: 'ticker', signal_type: 'signalType', type: 'signalType', sentiment: 'sentiment', page: 'page', limit: 'limit' },
+    query: { ticker: 'ticker', signal_type: 'signalType', type: 'signalType', sentiment: 'sentiment', ...PAGING },
     respond: (data) => signalList(data.signals as OffsetPage<unknown>),
+  },
+  {
+    method: 'GET',
+    path: '/api/signals/ticker/:ticker',
+    operation: `query TickerSignals($ticker: String!, $page: Int, $limit: Int) {
+      tickerSignals(ticker: $ticker, page: $page, limit: $limit) { nodes { ${SIGNAL_FIELDS} } ${PAGE_INFO} }
+      view: ticker(symbol: $ticker) { ticker }
+    }`,
+    params: { ticker: 'ticker' },
+    query: PAGING,
+    respond: (data) => ({
+      ticker: (data.view as { ticker: string }).ticker,
+      ...signalList(data.tickerSignals as OffsetPage<unknown>),
+    }),
+  },
+  {
+    method: 'GET',
+    path: '/api/signals/macro/yield-curve',
+    operation: `query YieldCurve($date: String) { yieldCurve(date: $date) { ${YIELD_CURVE_FIELDS} } }`,
+    query: { date: 'date' },
+    respond: (data) => ({ yield_curve: data.yieldCurve }),
+  },
+  {
+    method: 'GET',
+    path: '/api/signals/macro/indicators',
+    operation: `query MacroIndicators {
+      macroIndicators { series_id: seriesId name unit value date previous_value: previousValue
+        previous_date: previousDate change }
+    }`,
+    respond: (data) => ({ indicators: data.macroIndicators }),
+  },
+  {
+    method: 'GET',
+    path: '/api/congressional-trades',
+    operation: `query CongressionalTrades($chamber: Chamber, $party: Party, $ticker: String, $tradeType: TradeType,
+      $member: String, $from: String, $to: String, $days: Int, $page: Int, $limit: Int) {
+      congressionalTrades(chamber: $chamber, party: $party, ticker: $ticker, tradeType: $tradeType, member: $member,
+        from: $from, to: $to, days: $days, page: $page, limit: $limit) {
+        nodes { ${TRADE_FIELDS} } ${PAGE_INFO}
+      }
+    }`,
+    query: {
+      chamber: 'chamber', party: 'party', ticker: 'ticker', trade_type: 'tradeType', member: 'member',
+      from: 'from', to: 'to', days: 'days', ...PAGING,
+    },
+    respond: (data) => tradeList(data.congressionalTrades as OffsetPage<unknown>),
+  },
+  {
+    method: 'GET',
+    path: '/api/congressional-trades/summary',
+    operation: `query CongressionalTradesSummary($days: Int, $limit: Int) {
+      congressionalTradesSummary(days: $days, limit: $limit) {
+        days from total_trades: totalTrades
+        top_members: topMembers { bioguide_id: bioguideId member_name: memberName party chamber trades purchases sales }
+        top_tickers: topTickers { ticker trades purchases sales members }
+      }
+    }`,
+    query: { days: 'days', limit: 'limit' },
+    respond: (data) => data.congressionalTradesSummary,
+  },
+  {
+    method: 'GET',
+    path: '/api/search',
+    public: true,
+    operation: `query TickerSearch($symbol: String) {
+      ticker(symbol: $symbol) {
+        ticker found profile { ${PROFILE_FIELDS} } quote { ${QUOTE_FIELDS} }
+        summary { signals_total: signalsTotal signals_bullish: signalsBullish signals_bearish: signalsBearish
+          signals_neutral: signalsNeutral congress_trades: congressTrades congress_buys: congressBuys
+          congress_sells: congressSells }
+        signals { ${SIGNAL_FIELDS} }
+        congressional_trades: congressionalTrades { ${TRADE_FIELDS} }
+      }
+    }`,
+    query: { q: 'symbol' },
+    respond: (data) => data.ticker,
+  },
+  {
+    method: 'GET',
+    path: '/api/search/members',
+    operation: `query MemberSearch($q: String, $limit: Int) {
+      members(q: $q, limit: $limit) {
+        similarity
+        member { bioguide_id: bioguideId name first_name: firstName last_name: lastName party chamber state district
+          committees trades_count: tradesCount }
+      }
+    }`,
+    query: { q: 'q', limit: 'limit' },
+    respond: (data) => {
+      const matches = data.members as { similarity: number; member: Record<string, unknown> }[];
+      return { members: matches.map((match) => ({ ...match.member, similarity: match.similarity })), count: matches.length };
+    },
+  },
+  {
+    method: 'GET',
+    path: '/api/leads/convergence',
+    operation: `query ConvergenceLeads($limit: Int) {
+      convergenceLeads(limit: $limit) {
+        ticker company_name: companyName congress_buys: congressBuys total_signals: totalSignals
+        bullish_signals: bullishSignals congress_members: congressMembers score
+        score_breakdown: scoreBreakdown { members purchases signals }
+        first_purchase_date: firstPurchaseDate last_purchase_date: lastPurchaseDate last_signal_at: lastSignalAt
+        purchases { id member_name: memberName bioguide_id: bioguideId party chamber trade_date: tradeDate
+          disclosure_date: disclosureDate amount_range: amountRange }
+        signals { id signal_type: signalType sentiment materiality_score: materialityScore created_at: createdAt ai_summary: aiSummary }
+      }
+    }`,
+    query: { limit: 'limit' },
+    respond: (data) => ({ leads: data.convergenceLeads }),
+  },
+  {
+    method: 'GET',
+    path: '/api/watchlist',
+    operation: `query Watchlist { watchlist { ${WATCHLIST_FIELDS} } }`,
+    respond: (data) => ({ watchlist: data.watchlist, count: (data.watchlist as unknown[]).length }),
+  },
+  {
+    method: 'POST',
+    path: '/api/watchlist',
+    operation: `mutation AddWatchlistEntry($input: AddWatchlistEntryInput!) {
+      addWatchlistEntry(input: $input) { created entry { ${WATCHLIST_FIELDS} } }
+    }`,
+    body: (body) => ({ input: { ticker: body.ticker, companyName: body.company_name } }),
+    status: (data) => ((data.addWatchlistEntry as { created: boolean }).created ? 201 : 200),
+    respond: (data) => {
+      const { created, entry } = data.addWatchlistEntry as { created: boolean; entry: Record<string, unknown> };
+      return { ...entry, created };
+    },
+  },
+  // The document removes with GET; DELETE does the same (DESIGN.md).
+  removeFromWatchlist('GET'),
+  removeFromWatchlist('DELETE'),
+  {
+    method: 'GET',
+    path: '/api/enrich/:ticker',
+    operation: `query Enrich($ticker: String!) {
+      companyProfile(ticker: $ticker) {
+        ticker company_name: companyName sector industry market_cap: marketCap ceo description website employees
+        headquarters cik updated_at: updatedAt
+      }
+    }`,
+    params: { ticker: 'ticker' },
+    respond: (data) => data.companyProfile,
+  },
+  {
+    method: 'GET',
+    path: '/api/briefings',
+    operation: `query Briefings($page: Int, $limit: Int) {
+      briefings(page: $page, limit: $limit) {
+        nodes { date headline signals_count: signalsCount trades_count: tradesCount url } ${PAGE_INFO}
+      }
+    }`,
+    query: PAGING,
+    respond: (data) => {
+      const page = data.briefings as OffsetPage<unknown>;
+      return { briefings: page.nodes, total: page.pageInfo.total, page: page.pageInfo.page, pages: page.pageInfo.totalPages };
+    },
+  },
+  {
+    method: 'GET',
+    path: '/api/briefings/:date',
+    operation: `query Briefing($date: String!) { briefing(date: $date) { html } }`,
+    params: { date: 'date' },
+    contentType: 'text/html; charset=utf-8',
+    respond: (data) => (data.briefing as { html: string }).html,
+  },
+  {
+    method: 'GET',
+    path: '/api/stats/public',
+    public: true,
+    operation: `query PublicStats {
+      publicStats { congressional_trades: congressionalTrades signals_7d: signals7d members_tracked: membersTracked
+        tickers_tracked: tickersTracked last_updated: lastUpdated }
+    }`,
+    respond: (data) => data.publicStats,
   },
 ];

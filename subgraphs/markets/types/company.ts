@@ -1,41 +1,19 @@
-import DataLoader from 'dataloader';
-import type { Signal } from '../../../prisma/generated/client/client.ts';
-import { loaderFor } from '../../shared/context.ts';
-import type { RequestContext } from '../../shared/context.ts';
-import { BadRequestError } from '../../shared/errors.ts';
-import { signalHistoryStart } from '../../shared/plans.ts';
 import { builder } from '../builder.ts';
+import { profileByTicker, quoteByTicker, signalsByTicker, tradesByTicker } from '../ticker-loaders.ts';
+import { CompanyProfile } from './company-profile.ts';
+import { CongressionalTrade } from './congressional-trade.ts';
+import { Quote } from './quote.ts';
 import { Signal as SignalType } from './signal.ts';
+import { Ticker, parseRecentLimit } from './ticker.ts';
 
 /**
  * The verticals subgraph's Company, extended with its market data. The gateway sends each company's `ticker`
- * (@requires), and the signals of all companies in a response are read in one batch.
+ * (@requires), and the market data of all companies in a response is read in batches by ticker.
  */
 export const CompanyRef = builder.externalRef('Company', builder.selection<{ id: string }>('id'), (ref) => ref);
 
-const MAX_SIGNALS_PER_COMPANY = 50;
-
-/** Latest `limit` signals per ticker, for every ticker asked for in this tick: two queries in all. */
-function signalsByTicker(context: RequestContext, limit: number) {
-  return loaderFor(context, `markets:signalsByTicker:${limit}`, () =>
-    new DataLoader<string, Signal[]>(async (tickers) => {
-      const since = signalHistoryStart(context.viewer?.plan) ?? new Date(0);
-      const rows = await context.db.sql.query<{ id: string }>(
-        `SELECT s.id FROM unnest($1::text[]) AS t(ticker)
-         CROSS JOIN LATERAL (
-           SELECT id FROM signals WHERE ticker = t.ticker AND created_at >= $2
-           ORDER BY created_at DESC, id DESC LIMIT $3
-         ) AS s`,
-        [tickers, since, limit],
-      );
-      const signals = await context.db.prisma.signal.findMany({
-        where: { id: { in: rows.map((row) => row.id) } },
-        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-      });
-      return tickers.map((ticker) => signals.filter((signal) => signal.ticker === ticker));
-    }),
-  );
-}
+type WithTicker = { ticker?: string | null };
+const requiresTicker = builder.selection<WithTicker>('ticker');
 
 CompanyRef.implement({
   externalFields: (t) => ({
@@ -45,16 +23,42 @@ CompanyRef.implement({
   fields: (t) => ({
     signals: t.field({
       type: [SignalType],
-      description: 'The company’s latest signals (by ticker), newest first; empty without a ticker.',
+      description: 'The company’s latest signals (by ticker, within the plan’s history), newest first; empty without a ticker.',
       args: { limit: t.arg.int({ required: false, defaultValue: 10 }) },
-      requires: builder.selection<{ ticker?: string | null }>('ticker'),
+      requires: requiresTicker,
       resolve: (company, args, context) => {
-        const limit = args.limit ?? 10;
-        if (!Number.isInteger(limit) || limit < 1 || limit > MAX_SIGNALS_PER_COMPANY) {
-          throw new BadRequestError({ limit: `must be an integer from 1 to ${MAX_SIGNALS_PER_COMPANY}` });
-        }
+        const limit = parseRecentLimit(args.limit);
         return company.ticker ? signalsByTicker(context, limit).load(company.ticker) : [];
       },
+    }),
+    congressionalTrades: t.field({
+      type: [CongressionalTrade],
+      description: 'Congressional trades of the company’s stock, newest trade first; empty without a ticker.',
+      args: { limit: t.arg.int({ required: false, defaultValue: 10 }) },
+      requires: requiresTicker,
+      resolve: (company, args, context) => {
+        const limit = parseRecentLimit(args.limit);
+        return company.ticker ? tradesByTicker(context, limit).load(company.ticker) : [];
+      },
+    }),
+    profile: t.field({
+      type: CompanyProfile,
+      nullable: true,
+      requires: requiresTicker,
+      resolve: (company, _args, context) => (company.ticker ? profileByTicker(context).load(company.ticker) : null),
+    }),
+    quote: t.field({
+      type: Quote,
+      nullable: true,
+      requires: requiresTicker,
+      resolve: (company, _args, context) => (company.ticker ? quoteByTicker(context).load(company.ticker) : null),
+    }),
+    market: t.field({
+      type: Ticker,
+      nullable: true,
+      description: 'The ticker view of the company’s stock (summary counts and more); null without a ticker.',
+      requires: requiresTicker,
+      resolve: (company) => (company.ticker ? { ticker: company.ticker, found: true } : null),
     }),
   }),
 });

@@ -1,10 +1,12 @@
 import { z } from 'zod';
 import type { Prisma } from '../../../prisma/generated/client/client.ts';
 import type { RequestContext } from '../../shared/context.ts';
+import { BadRequestError, NotFoundError } from '../../shared/errors.ts';
 import { pageInfoSource, resolvePaging } from '../../shared/paging.ts';
 import { signalHistoryStart } from '../../shared/plans.ts';
 import { parseArguments, withoutNulls } from '../../shared/validation.ts';
 import { PageInfo, builder } from '../builder.ts';
+import { isKnownTicker, tickerSymbol } from '../tickers.ts';
 
 // Enum values are the documented wire values, so REST and GraphQL spell them alike.
 export const SignalType = builder.enumType('SignalType', {
@@ -30,11 +32,7 @@ export const Signal = builder.prismaObject('Signal', {
 });
 
 const signalFilter = z.object({
-  ticker: z
-    .string()
-    .regex(/^[A-Za-z][A-Za-z0-9.\-]{0,9}$/, 'must be a ticker symbol of at most 10 characters')
-    .transform((value) => value.toUpperCase())
-    .optional(),
+  ticker: tickerSymbol.optional(),
   signalType: z.string().optional(),
   sentiment: z.string().optional(),
 });
@@ -54,8 +52,21 @@ export function signalWhere(args: SignalFilterArgs, context: RequestContext): Pr
 
 const SIGNAL_PAGING = { defaultPerPage: 20, maxPerPage: 200, sizeArgument: 'limit' };
 
+type SignalPageSource = { where: Prisma.SignalWhereInput; skip: number; take: number; pageInfo: ReturnType<typeof pageInfoSource> };
+
+/** One offset page of the signals a `where` selects, newest first. */
+function signalPage(where: Prisma.SignalWhereInput, args: { page?: number | null; limit?: number | null }, context: RequestContext): SignalPageSource {
+  const paging = resolvePaging({ page: args.page, size: args.limit }, SIGNAL_PAGING);
+  return {
+    where,
+    skip: paging.skip,
+    take: paging.perPage,
+    pageInfo: pageInfoSource(paging, () => context.db.prisma.signal.count({ where })),
+  };
+}
+
 const SignalPage = builder
-  .objectRef<{ where: Prisma.SignalWhereInput; skip: number; take: number; pageInfo: ReturnType<typeof pageInfoSource> }>('SignalPage')
+  .objectRef<SignalPageSource>('SignalPage')
   .implement({
     fields: (t) => ({
       nodes: t.prismaField({
@@ -84,15 +95,26 @@ builder.queryFields((t) => ({
       page: t.arg.int({ required: false }),
       limit: t.arg.int({ required: false }),
     },
-    resolve: (_root, args, context) => {
-      const where = signalWhere(args, context);
-      const paging = resolvePaging({ page: args.page, size: args.limit }, SIGNAL_PAGING);
-      return {
-        where,
-        skip: paging.skip,
-        take: paging.perPage,
-        pageInfo: pageInfoSource(paging, () => context.db.prisma.signal.count({ where })),
-      };
+    resolve: (_root, args, context) => signalPage(signalWhere(args, context), args, context),
+  }),
+  tickerSignals: t.field({
+    type: SignalPage,
+    description: 'Every signal of one ticker (within the plan’s history), newest first; an unknown ticker is not_found.',
+    args: { ticker: t.arg.string({ required: true }), page: t.arg.int({ required: false }), limit: t.arg.int({ required: false }) },
+    resolve: async (_root, args, context) => {
+      const where = signalWhere({ ticker: args.ticker }, context);
+      const ticker = where.ticker as string;
+      if (!(await isKnownTicker(context, ticker))) throw new NotFoundError(`Ticker ${ticker}`);
+      return signalPage(where, args, context);
+    },
+  }),
+  signal: t.prismaField({
+    type: Signal,
+    nullable: true,
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (query, _root, args, context) => {
+      if (!z.uuid().safeParse(args.id).success) throw new BadRequestError({ id: 'must be a UUID' });
+      return context.db.prisma.signal.findFirst({ ...query, where: { id: String(args.id), createdAt: { gte: signalHistoryStart(context.viewer?.plan) } } });
     },
   }),
   signalsConnection: t.prismaConnection({

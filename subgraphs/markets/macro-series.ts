@@ -1,0 +1,21 @@
+/** Names and units of the FRED series the importers load; an unknown series is shown by its id. */
+export const MACRO_SERIES: Record<string, { name: string; unit: string }> = {
+  FEDFUNDS: { name: 'Federal funds effective rate', unit: 'percent' },
+  DFF: { name: 'Federal funds effective rate (daily)', unit: 'percent' },
+  CPIAUCSL: { name: 'Consumer price index (all urban consumers)', unit: 'index 1982-1984=100' },
+  CPILFESL: { name: 'Core consumer price index', unit: 'index 1982-1984=100' },
+  PCEPI: { name: 'PCE price index', unit: 'index 2017=100' },
+  UNRATE: { name: 'Unemployment rate', unit: 'percent' },
+  PAYEMS: { name: 'Nonfarm payrolls', unit: 'thousands of persons' },
+  GDP: { name: 'Gross domestic product', unit: 'billions of dollars' },
+  GDPC1: { name: 'Real gross domestic product', unit: 'billions of chained 2017 dollars' },
+  DGS2: { name: '2-year Treasury yield', unit: 'percent' },
+  DGS10: { name: '10-year Treasury yield', unit: 'percent' },
+  DGS30: { name: '30-year Treasury yield', unit: 'percent' },
+  T10Y2Y: { name: '10-year minus 2-year Treasury spread', unit: 'percentage points' },
+  VIXCLS: { name: 'CBOE volatility index', unit: 'index' },
+  UMCSENT: { name: 'Consumer sentiment (University of Michigan)', unit: 'index 1966:Q1=100' },
+  INDPRO: { name: 'Industrial production', unit: 'index 2017=100' },
+  HOUST: { name: 'Housing starts', unit: 'thousands of units' },
+  MORTGAGE30US: { name: '30-year fixed mortgage rate', unit: 'percent' },
+};

@@ -1,0 +1,55 @@
+/**
+ * Member names as people type them and as disclosures print them: `Pelosi`, `nancy pelosi`, `Pelosi, Nancy`,
+ * `Hon. Nancy Pelosi`, `Nydia Velázquez`. Pure functions, shared by the markets subgraph (the `member` filter
+ * of trades and member search) and the importers (normalising disclosed names).
+ */
+
+// Titles and suffixes that never distinguish one member from another.
+const HONORIFICS = new Set([
+  'hon', 'honorable', 'the', 'rep', 'representative', 'sen', 'senator', 'congressman', 'congresswoman',
+  'mr', 'mrs', 'ms', 'miss', 'dr', 'jr', 'sr', 'ii', 'iii', 'iv', 'md', 'phd', 'esq',
+]);
+
+/**
+ * Accents folded, lower case, apostrophes dropped, every other run of punctuation or space one space.
+ * The SQL function `markets_fold_name` (migration 20261121111900_member_name_search) does the same, so a name
+ * folded here matches the index built there.
+ */
+export function foldName(name: string): string {
+  return name
+    .normalize('NFD')
+    .replace(/\p{Mn}/gu, '')
+    .toLowerCase()
+    .replace(/['’`]/g, '')
+    .replace(/[^a-z0-9]+/g, ' ')
+    .trim();
+}
+
+/**
+ * The words of a name in `<first> <last>` order, without honorifics: `Pelosi, Nancy` → `nancy pelosi`,
+ * `Rep. Nancy Pelosi` → `nancy pelosi`. An empty string when nothing is left.
+ */
+export function normalizeName(name: string): string {
+  const comma = name.indexOf(',');
+  // "Last, First" (a comma followed by more than a suffix) is turned around.
+  const ordered =
+    comma >= 0 && !isOnlyHonorifics(name.slice(comma + 1))
+      ? `${name.slice(comma + 1)} ${name.slice(0, comma)}`
+      : name;
+  return nameWords(ordered).join(' ');
+}
+
+/** The distinct words of a normalised name: a name matches a query when it contains every one of them. */
+export function nameTokens(query: string): string[] {
+  return [...new Set(normalizeName(query).split(' ').filter(Boolean))];
+}
+
+function nameWords(text: string): string[] {
+  return foldName(text)
+    .split(' ')
+    .filter((word) => word && !HONORIFICS.has(word));
+}
+
+function isOnlyHonorifics(text: string): boolean {
+  return nameWords(text).length === 0;
+}

@@ -1,0 +1,143 @@
+import { z } from 'zod';
+import type { RequestContext } from '../../shared/context.ts';
+import { NotFoundError } from '../../shared/errors.ts';
+import { pageInfoSource, resolvePaging } from '../../shared/paging.ts';
+import { signalHistoryStart } from '../../shared/plans.ts';
+import { parseArguments } from '../../shared/validation.ts';
+import { PageInfo, builder } from '../builder.ts';
+import { renderBriefingHtml } from '../briefing-html.ts';
+import type { BriefingContent } from '../briefing-html.ts';
+import { formatDate, isoDate, utcDate } from '../dates.ts';
+import { CongressionalTrade } from './congressional-trade.ts';
+import { YieldCurve, spread2to10, yieldCurveOn } from './macro.ts';
+import type { YieldCurveSource } from './macro.ts';
+import { Signal } from './signal.ts';
+
+/**
+ * A daily briefing: the signals created that day (UTC, within the plan's history), the congressional trades
+ * disclosed that day, and the yield curve of that day (or the latest before it). A day has a briefing when it
+ * has at least one such signal or trade, or a stored briefing (headline and summary written by the importers).
+ */
+
+const BRIEFING_PAGING = { defaultPerPage: 30, maxPerPage: 200, sizeArgument: 'limit' };
+
+interface BriefingDay {
+  date: string;
+  signals: number;
+  trades: number;
+  headline: string | null;
+}
+
+/** The days that have a briefing, newest first, for one page and the total. */
+const DAYS_SQL = `
+  WITH days AS (
+    SELECT created_at::date AS day, count(*) AS signals, 0 AS trades FROM signals WHERE created_at >= $1 GROUP BY 1
+    UNION ALL
+    SELECT disclosure_date, 0, count(*) FROM congressional_trades
+     WHERE superseded_by_id IS NULL AND disclosure_date IS NOT NULL GROUP BY 1
+    UNION ALL
+    SELECT date, 0, 0 FROM briefings
+  )`;
+
+function generatedHeadline(signals: number, trades: number): string {
+  return `${signals} signal${signals === 1 ? '' : 's'} and ${trades} congressional trade${trades === 1 ? '' : 's'}`;
+}
+
+const BriefingSummary = builder.objectRef<BriefingDay>('BriefingSummary').implement({
+  fields: (t) => ({
+    date: t.field({ type: 'Date', resolve: (day) => utcDate(day.date) }),
+    headline: t.string({ resolve: (day) => day.headline ?? generatedHeadline(day.signals, day.trades) }),
+    signalsCount: t.exposeInt('signals'),
+    tradesCount: t.exposeInt('trades', { description: 'Congressional trades disclosed that day.' }),
+    url: t.string({ description: 'Path of the HTML briefing.', resolve: (day) => `/api/briefings/${day.date}` }),
+  }),
+});
+
+const BriefingPage = builder
+  .objectRef<{ days: BriefingDay[]; pageInfo: ReturnType<typeof pageInfoSource> }>('BriefingPage')
+  .implement({
+    fields: (t) => ({
+      nodes: t.field({ type: [BriefingSummary], resolve: (page) => page.days }),
+      pageInfo: t.field({ type: PageInfo, resolve: (page) => page.pageInfo }),
+    }),
+  });
+
+type BriefingSource = BriefingContent & { curve: YieldCurveSource | null };
+
+async function briefingOn(context: RequestContext, date: Date): Promise<BriefingSource> {
+  const next = new Date(date.getTime() + 86_400_000);
+  const planStart = signalHistoryStart(context.viewer?.plan);
+  const [signals, trades, stored, curve] = await Promise.all([
+    context.db.prisma.signal.findMany({
+      where: { createdAt: { gte: planStart && planStart > date ? planStart : date, lt: next } },
+      orderBy: [{ materialityScore: 'desc' }, { createdAt: 'desc' }, { id: 'asc' }],
+    }),
+    context.db.prisma.congressionalTrade.findMany({
+      where: { supersededById: null, disclosureDate: date },
+      orderBy: [{ tradeDate: 'desc' }, { memberName: 'asc' }, { id: 'asc' }],
+    }),
+    context.db.prisma.briefing.findUnique({ where: { date } }),
+    yieldCurveOn(context, date),
+  ]);
+  if (signals.length === 0 && trades.length === 0 && !stored) throw new NotFoundError(`Briefing for ${formatDate(date)}`);
+  return {
+    date,
+    headline: stored?.headline ?? `Market briefing: ${generatedHeadline(signals.length, trades.length)}`,
+    summary:
+      stored?.summary ??
+      `${signals.filter((signal) => signal.sentiment === 'BULLISH').length} bullish and ${
+        signals.filter((signal) => signal.sentiment === 'BEARISH').length
+      } bearish signals; ${trades.filter((trade) => trade.tradeType === 'purchase').length} congressional purchases disclosed.`,
+    signals,
+    trades,
+    curve,
+    yieldCurve: curve && {
+      date: curve.date,
+      y2: curve.points.find((point) => point.tenorMonths === 24)?.ratePct ?? null,
+      y10: curve.points.find((point) => point.tenorMonths === 120)?.ratePct ?? null,
+      y30: curve.points.find((point) => point.tenorMonths === 360)?.ratePct ?? null,
+      spread: spread2to10(curve),
+      inverted: (spread2to10(curve) ?? 0) < 0,
+    },
+  };
+}
+
+const Briefing = builder.objectRef<BriefingSource>('Briefing').implement({
+  fields: (t) => ({
+    date: t.field({ type: 'Date', resolve: (briefing) => briefing.date }),
+    headline: t.exposeString('headline'),
+    summary: t.exposeString('summary'),
+    signals: t.field({ type: [Signal], resolve: (briefing) => briefing.signals }),
+    congressionalTrades: t.field({ type: [CongressionalTrade], resolve: (briefing) => briefing.trades }),
+    yieldCurve: t.field({ type: YieldCurve, nullable: true, resolve: (briefing) => briefing.curve }),
+    html: t.string({ description: 'The briefing as a complete HTML page.', resolve: renderBriefingHtml }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  briefings: t.field({
+    type: BriefingPage,
+    description: 'The days that have a briefing, newest first.',
+    args: { page: t.arg.int({ required: false }), limit: t.arg.int({ required: false }) },
+    resolve: async (_root, args, context) => {
+      const paging = resolvePaging({ page: args.page, size: args.limit }, BRIEFING_PAGING);
+      const since = signalHistoryStart(context.viewer?.plan) ?? new Date(0);
+      const days = await context.db.sql.query<BriefingDay>(
+        `${DAYS_SQL}
+         SELECT d.day::text AS date, sum(d.signals)::int AS signals, sum(d.trades)::int AS trades, b.headline
+           FROM days AS d LEFT JOIN briefings AS b ON b.date = d.day
+          GROUP BY d.day, b.headline ORDER BY d.day DESC OFFSET $2 LIMIT $3`,
+        [since, paging.skip, paging.perPage],
+      );
+      const count = async () =>
+        (await context.db.sql.query<{ total: number }>(`${DAYS_SQL} SELECT count(DISTINCT day)::int AS total FROM days`, [since]))[0]!.total;
+      return { days, pageInfo: pageInfoSource(paging, count) };
+    },
+  }),
+  briefing: t.field({
+    type: Briefing,
+    description: 'The briefing of one day; a day without one is not_found.',
+    args: { date: t.arg.string({ required: true, description: 'YYYY-MM-DD' }) },
+    resolve: (_root, args, context) => briefingOn(context, parseArguments(z.object({ date: isoDate }), args).date),
+  }),
+}));

@@ -1,0 +1,37 @@
+import { z } from 'zod';
+import { NotFoundError } from '../../shared/errors.ts';
+import { parseArguments } from '../../shared/validation.ts';
+import { builder } from '../builder.ts';
+import { tickerSymbol } from '../tickers.ts';
+
+export const CompanyProfile = builder.prismaObject('CompanyProfile', {
+  description: 'The cached profile of a listed company (refreshed by the importers).',
+  fields: (t) => ({
+    ticker: t.exposeString('ticker'),
+    cik: t.exposeString('cik', { nullable: true }),
+    companyName: t.exposeString('companyName'),
+    sector: t.exposeString('sector'),
+    industry: t.exposeString('industry'),
+    marketCap: t.exposeFloat('marketCap', { nullable: true, description: 'US dollars.' }),
+    ceo: t.exposeString('ceo', { nullable: true }),
+    description: t.exposeString('description'),
+    website: t.exposeString('website', { nullable: true }),
+    employees: t.exposeInt('employees', { nullable: true }),
+    headquarters: t.exposeString('headquarters', { nullable: true }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When the cached profile was last refreshed.' }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  companyProfile: t.prismaField({
+    type: CompanyProfile,
+    description: 'The cached profile of a ticker; an unknown ticker is not_found.',
+    args: { ticker: t.arg.string({ required: true }) },
+    resolve: async (query, _root, args, context) => {
+      const { ticker } = parseArguments(z.object({ ticker: tickerSymbol }), args);
+      const profile = await context.db.prisma.companyProfile.findUnique({ ...query, where: { ticker } });
+      if (!profile) throw new NotFoundError(`Ticker ${ticker}`);
+      return profile;
+    },
+  }),
+}));

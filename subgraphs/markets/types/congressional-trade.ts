@@ -1,0 +1,164 @@
+import { z } from 'zod';
+import type { Prisma } from '../../../prisma/generated/client/client.ts';
+import type { RequestContext } from '../../shared/context.ts';
+import { BadRequestError } from '../../shared/errors.ts';
+import { pageInfoSource, resolvePaging } from '../../shared/paging.ts';
+import { parseArguments, withoutNulls } from '../../shared/validation.ts';
+import { PageInfo, builder } from '../builder.ts';
+import { isoDate } from '../dates.ts';
+import { disclosureLagDays, isLateDisclosure, parseAmountRange } from '../disclosure.ts';
+import { matchingTradeMemberNames, memberQuery } from '../member-match.ts';
+import { tickerSymbol } from '../tickers.ts';
+import { Chamber, Party } from './member.ts';
+
+export const TradeType = builder.enumType('TradeType', {
+  values: ['purchase', 'sale', 'sale_partial', 'exchange'] as const,
+});
+
+/** The congressional trades window when a request names none (DESIGN.md). */
+export const DEFAULT_TRADE_DAYS = 90;
+
+export const CongressionalTrade = builder.prismaObject('CongressionalTrade', {
+  description: 'A stock trade disclosed by a member of Congress (a later amendment replaces the original).',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    memberName: t.exposeString('memberName', { description: '<first> <last>' }),
+    bioguideId: t.exposeString('bioguideId', { nullable: true }),
+    member: t.relation('member', { nullable: true }),
+    party: t.field({ type: Party, nullable: true, resolve: (trade) => trade.party as typeof Party.$inferType | null }),
+    chamber: t.field({ type: Chamber, resolve: (trade) => trade.chamber as typeof Chamber.$inferType }),
+    ticker: t.exposeString('ticker', { nullable: true }),
+    assetDescription: t.exposeString('assetDescription'),
+    assetType: t.exposeString('assetType'),
+    tradeType: t.field({ type: TradeType, resolve: (trade) => trade.tradeType as typeof TradeType.$inferType }),
+    owner: t.exposeString('owner', { description: 'self, spouse, joint or dependent.' }),
+    amountRange: t.exposeString('amountRange', { description: 'The disclosure bucket as filed, e.g. $1,001 - $15,000.' }),
+    amountLow: t.float({ nullable: true, resolve: (trade) => parseAmountRange(trade.amountRange).low }),
+    amountHigh: t.float({
+      nullable: true,
+      description: 'Null for an open-ended bucket (Over $50,000,000).',
+      resolve: (trade) => parseAmountRange(trade.amountRange).high,
+    }),
+    tradeDate: t.expose('tradeDate', { type: 'Date' }),
+    disclosureDate: t.expose('disclosureDate', { type: 'Date', nullable: true }),
+    disclosureLagDays: t.int({
+      nullable: true,
+      resolve: (trade) => disclosureLagDays(trade.tradeDate, trade.disclosureDate),
+    }),
+    late: t.boolean({
+      description: 'Disclosed more than 45 days after the trade (the STOCK Act deadline).',
+      resolve: (trade) => isLateDisclosure(disclosureLagDays(trade.tradeDate, trade.disclosureDate)),
+    }),
+    source: t.exposeString('source'),
+    filingUrl: t.exposeString('filingUrl', { nullable: true }),
+  }),
+});
+
+const tradeFilter = z
+  .object({
+    ticker: tickerSymbol.optional(),
+    chamber: z.string().optional(),
+    party: z.string().optional(),
+    tradeType: z.string().optional(),
+    member: memberQuery.optional(),
+    from: isoDate.optional(),
+    to: isoDate.optional(),
+    days: z.number().int().min(1, 'must be from 1 to 3650').max(3650, 'must be from 1 to 3650').optional(),
+  })
+  .superRefine((filter, issues) => {
+    if (filter.from && filter.to && filter.from > filter.to) {
+      issues.addIssue({ code: 'custom', path: ['from'], message: 'must not be after to' });
+    }
+    if (filter.days !== undefined && (filter.from || filter.to)) {
+      issues.addIssue({ code: 'custom', path: ['days'], message: 'cannot be combined with from or to' });
+    }
+  });
+
+export type TradeFilterArgs = { [K in keyof z.input<typeof tradeFilter>]?: z.input<typeof tradeFilter>[K] | null };
+
+/** Midnight UTC `days` days ago: trade dates are calendar dates. */
+export function daysAgo(days: number, now = new Date()): Date {
+  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  return new Date(today - days * 86_400_000);
+}
+
+/** Trades still in force: an amended disclosure is replaced by its amendment. */
+export const CURRENT_TRADES: Prisma.CongressionalTradeWhereInput = { supersededById: null };
+
+/** The one place a trade filter becomes a Prisma `where` (lists, connections and the Member view use it). */
+export async function tradeWhere(args: TradeFilterArgs, context: RequestContext): Promise<Prisma.CongressionalTradeWhereInput> {
+  const filter = parseArguments(tradeFilter, withoutNulls(args));
+  const days = filter.days ?? (filter.from || filter.to ? undefined : DEFAULT_TRADE_DAYS);
+  const names = filter.member === undefined ? undefined : await matchingTradeMemberNames(context.db.sql, filter.member);
+  return {
+    ...CURRENT_TRADES,
+    ticker: filter.ticker,
+    chamber: filter.chamber,
+    party: filter.party,
+    tradeType: filter.tradeType,
+    memberName: names && { in: names },
+    tradeDate: { gte: days === undefined ? filter.from : daysAgo(days), lte: filter.to },
+  };
+}
+
+const TRADE_PAGING = { defaultPerPage: 50, maxPerPage: 200, sizeArgument: 'limit' };
+const TRADE_ORDER: Prisma.CongressionalTradeOrderByWithRelationInput[] = [{ tradeDate: 'desc' }, { id: 'desc' }];
+
+const TradePage = builder
+  .objectRef<{ where: Prisma.CongressionalTradeWhereInput; skip: number; take: number; pageInfo: ReturnType<typeof pageInfoSource> }>('CongressionalTradePage')
+  .implement({
+    fields: (t) => ({
+      nodes: t.prismaField({
+        type: [CongressionalTrade],
+        resolve: (query, page, _args, context) =>
+          context.db.prisma.congressionalTrade.findMany({ ...query, where: page.where, orderBy: TRADE_ORDER, skip: page.skip, take: page.take }),
+      }),
+      pageInfo: t.field({ type: PageInfo, resolve: (page) => page.pageInfo }),
+    }),
+  });
+
+const filterArgs = builder.args((t) => ({
+  ticker: t.string({ required: false }),
+  chamber: t.field({ type: Chamber, required: false }),
+  party: t.field({ type: Party, required: false }),
+  tradeType: t.field({ type: TradeType, required: false }),
+  member: t.string({ required: false, description: 'A partial name in either order: Pelosi, nancy pelosi, Pelosi, Nancy.' }),
+  from: t.string({ required: false, description: 'Earliest trade date, YYYY-MM-DD.' }),
+  to: t.string({ required: false, description: 'Latest trade date, YYYY-MM-DD.' }),
+  days: t.int({ required: false, description: 'The last N days; 90 when neither from nor to is given.' }),
+}));
+
+builder.queryFields((t) => ({
+  congressionalTrades: t.field({
+    type: TradePage,
+    description: 'Congressional trades, newest trade first.',
+    args: { ...filterArgs, page: t.arg.int({ required: false }), limit: t.arg.int({ required: false }) },
+    resolve: async (_root, args, context) => {
+      const paging = resolvePaging({ page: args.page, size: args.limit }, TRADE_PAGING);
+      const where = await tradeWhere(args, context);
+      return {
+        where,
+        skip: paging.skip,
+        take: paging.perPage,
+        pageInfo: pageInfoSource(paging, () => context.db.prisma.congressionalTrade.count({ where })),
+      };
+    },
+  }),
+  congressionalTradesConnection: t.prismaConnection({
+    type: CongressionalTrade,
+    cursor: 'id',
+    description: 'The same trades as `congressionalTrades`, paged by cursor (ordered by id).',
+    args: filterArgs,
+    resolve: async (query, _root, args, context) =>
+      context.db.prisma.congressionalTrade.findMany({ ...query, where: await tradeWhere(args, context) }),
+  }),
+  congressionalTrade: t.prismaField({
+    type: CongressionalTrade,
+    nullable: true,
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (query, _root, args, context) => {
+      if (!z.uuid().safeParse(args.id).success) throw new BadRequestError({ id: 'must be a UUID' });
+      return context.db.prisma.congressionalTrade.findUnique({ ...query, where: { id: String(args.id) } });
+    },
+  }),
+}));

@@ -1,0 +1,72 @@
+import { z } from 'zod';
+import { parseArguments } from '../../shared/validation.ts';
+import { builder } from '../builder.ts';
+import { memberQuery, searchMembers } from '../member-match.ts';
+
+export const Party = builder.enumType('Party', { values: ['D', 'R', 'I'] as const });
+export const Chamber = builder.enumType('Chamber', { values: ['house', 'senate'] as const });
+
+/** A member of Congress, keyed by the Bioguide id, with the trades they disclosed. */
+export const Member = builder.prismaObject('Member', {
+  fields: (t) => ({
+    bioguideId: t.exposeID('bioguideId'),
+    name: t.exposeString('fullName', { description: '<first> <last>' }),
+    firstName: t.exposeString('firstName'),
+    lastName: t.exposeString('lastName'),
+    party: t.field({ type: Party, resolve: (member) => member.party as typeof Party.$inferType }),
+    chamber: t.field({ type: Chamber, resolve: (member) => member.chamber as typeof Chamber.$inferType }),
+    state: t.exposeString('state'),
+    district: t.exposeString('district', { nullable: true }),
+    committees: t.exposeStringList('committees'),
+    tradesCount: t.relationCount('trades', { where: { supersededById: null } }),
+    trades: t.relation('trades', {
+      description: 'The member’s disclosed trades in force, newest first.',
+      args: { limit: t.arg.int({ required: false, defaultValue: 20 }) },
+      query: (args) => ({
+        where: { supersededById: null },
+        orderBy: [{ tradeDate: 'desc' }, { id: 'desc' }],
+        take: parseArguments(z.number().int().min(1, 'must be from 1 to 200').max(200, 'must be from 1 to 200'), args.limit ?? 20),
+      }),
+    }),
+  }),
+});
+
+const MemberMatch = builder
+  .objectRef<{ bioguideId: string; similarity: number }>('MemberMatch')
+  .implement({
+    description: 'A member found by name, with how close the name is to the query.',
+    fields: (t) => ({
+      similarity: t.float({ description: 'Trigram similarity of the folded names, 0-1.', resolve: (match) => match.similarity }),
+      member: t.prismaField({
+        type: Member,
+        // findUnique calls of one tick are batched by Prisma into one query.
+        resolve: (query, match, _args, context) =>
+          context.db.prisma.member.findUniqueOrThrow({ ...query, where: { bioguideId: match.bioguideId } }),
+      }),
+    }),
+  });
+
+const memberSearch = z.object({
+  q: memberQuery,
+  limit: z.number().int().min(1, 'must be from 1 to 50').max(50, 'must be from 1 to 50'),
+});
+
+builder.queryFields((t) => ({
+  members: t.field({
+    type: [MemberMatch],
+    description: 'Members whose name contains every word of `q` (either order, any case, accents folded), best match first.',
+    // `q` is required, but optional in the schema so a missing one is reported like any other invalid argument.
+    args: { q: t.arg.string({ required: false }), limit: t.arg.int({ required: false }) },
+    resolve: (_root, args, context) => {
+      const search = parseArguments(memberSearch, { q: args.q ?? undefined, limit: args.limit ?? 10 });
+      return searchMembers(context.db.sql, search.q, search.limit);
+    },
+  }),
+  member: t.prismaField({
+    type: Member,
+    nullable: true,
+    args: { bioguideId: t.arg.id({ required: true }) },
+    resolve: (query, _root, args, context) =>
+      context.db.prisma.member.findUnique({ ...query, where: { bioguideId: String(args.bioguideId).toUpperCase() } }),
+  }),
+}));

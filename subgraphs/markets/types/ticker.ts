@@ -1,0 +1,97 @@
+import { z } from 'zod';
+import type { RequestContext } from '../../shared/context.ts';
+import { signalHistoryStart } from '../../shared/plans.ts';
+import { parseArguments } from '../../shared/validation.ts';
+import { builder } from '../builder.ts';
+import { isKnownTicker, tickerSymbol } from '../tickers.ts';
+import { profileByTicker, quoteByTicker, signalsByTicker, tradesByTicker } from '../ticker-loaders.ts';
+import { CompanyProfile } from './company-profile.ts';
+import { CongressionalTrade, DEFAULT_TRADE_DAYS, daysAgo } from './congressional-trade.ts';
+import { Quote } from './quote.ts';
+import { Signal } from './signal.ts';
+
+/** How many recent signals or trades a ticker view lists at most. */
+export const MAX_RECENT = 50;
+const recentLimit = z.number().int().min(1, `must be from 1 to ${MAX_RECENT}`).max(MAX_RECENT, `must be from 1 to ${MAX_RECENT}`);
+
+/** `limit` of a per-ticker list, validated. */
+export function parseRecentLimit(limit: number | null | undefined): number {
+  return parseArguments(z.object({ limit: recentLimit }), { limit: limit ?? 10 }).limit;
+}
+
+interface TickerSummarySource {
+  signals_total: number;
+  signals_bullish: number;
+  signals_bearish: number;
+  signals_neutral: number;
+  congress_trades: number;
+  congress_buys: number;
+  congress_sells: number;
+}
+
+/** Counts for one ticker: signals within the plan's history, trades in force of the last 90 days. */
+async function tickerSummary(context: RequestContext, ticker: string): Promise<TickerSummarySource> {
+  const [row] = await context.db.sql.query<TickerSummarySource>(
+    `SELECT s.*, c.* FROM
+       (SELECT count(*)::int AS signals_total,
+               (count(*) FILTER (WHERE sentiment = 'BULLISH'))::int AS signals_bullish,
+               (count(*) FILTER (WHERE sentiment = 'BEARISH'))::int AS signals_bearish,
+               (count(*) FILTER (WHERE sentiment = 'NEUTRAL'))::int AS signals_neutral
+          FROM signals WHERE ticker = $1 AND created_at >= $2) AS s,
+       (SELECT count(*)::int AS congress_trades,
+               (count(*) FILTER (WHERE trade_type = 'purchase'))::int AS congress_buys,
+               (count(*) FILTER (WHERE trade_type IN ('sale', 'sale_partial')))::int AS congress_sells
+          FROM congressional_trades WHERE ticker = $1 AND superseded_by_id IS NULL AND trade_date >= $3) AS c`,
+    [ticker, signalHistoryStart(context.viewer?.plan) ?? new Date(0), daysAgo(DEFAULT_TRADE_DAYS)],
+  );
+  return row!;
+}
+
+const TickerSummary = builder.objectRef<TickerSummarySource>('TickerSummary').implement({
+  description: 'Signal counts within the plan’s history; congressional trade counts of the last 90 days.',
+  fields: (t) => ({
+    signalsTotal: t.exposeInt('signals_total'),
+    signalsBullish: t.exposeInt('signals_bullish'),
+    signalsBearish: t.exposeInt('signals_bearish'),
+    signalsNeutral: t.exposeInt('signals_neutral'),
+    congressTrades: t.exposeInt('congress_trades'),
+    congressBuys: t.exposeInt('congress_buys'),
+    congressSells: t.exposeInt('congress_sells', { description: 'Sales and partial sales.' }),
+  }),
+});
+
+/** Everything about one ticker: what the ticker search returns. */
+export const Ticker = builder.objectRef<{ ticker: string; found: boolean }>('Ticker').implement({
+  fields: (t) => ({
+    ticker: t.exposeString('ticker'),
+    found: t.exposeBoolean('found', { description: 'False for a ticker with no profile, price, signal, trade or company.' }),
+    profile: t.field({ type: CompanyProfile, nullable: true, resolve: (view, _args, context) => profileByTicker(context).load(view.ticker) }),
+    quote: t.field({ type: Quote, nullable: true, resolve: (view, _args, context) => quoteByTicker(context).load(view.ticker) }),
+    summary: t.field({ type: TickerSummary, resolve: (view, _args, context) => tickerSummary(context, view.ticker) }),
+    signals: t.field({
+      type: [Signal],
+      description: 'The latest signals, newest first.',
+      args: { limit: t.arg.int({ required: false, defaultValue: 10 }) },
+      resolve: (view, args, context) => signalsByTicker(context, parseRecentLimit(args.limit)).load(view.ticker),
+    }),
+    congressionalTrades: t.field({
+      type: [CongressionalTrade],
+      description: 'The latest congressional trades, newest trade first.',
+      args: { limit: t.arg.int({ required: false, defaultValue: 10 }) },
+      resolve: (view, args, context) => tradesByTicker(context, parseRecentLimit(args.limit)).load(view.ticker),
+    }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  ticker: t.field({
+    type: Ticker,
+    description: 'The ticker search: profile, quote, counts, recent signals and trades. Required: symbol (at most 10 characters).',
+    // Optional in the schema so a missing symbol is reported like any other invalid argument.
+    args: { symbol: t.arg.string({ required: false }) },
+    resolve: async (_root, args, context) => {
+      const { symbol } = parseArguments(z.object({ symbol: tickerSymbol }), { symbol: args.symbol ?? undefined });
+      return { ticker: symbol, found: await isKnownTicker(context, symbol) };
+    },
+  }),
+}));

@@ -1,0 +1,191 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestService } from '../support/service.ts';
+import type { TestService } from '../support/service.ts';
+import { expectError } from './expect-error.ts';
+import { day, isoDay, loadMarketFixture, signalId, tradeId } from './fixture.ts';
+
+let service: TestService;
+let key: string;
+
+beforeAll(async () => {
+  service = await startTestService();
+  await loadMarketFixture(service.databases.sandbox);
+  ({ key } = await service.createKey({ plan: 'institutional' }));
+});
+afterAll(() => service?.stop());
+
+const TRADE_KEYS = ['amount_high', 'amount_low', 'amount_range', 'asset_description', 'asset_type', 'bioguide_id', 'chamber',
+  'disclosure_date', 'disclosure_lag_days', 'filing_url', 'id', 'late', 'member_name', 'owner', 'party', 'source', 'ticker',
+  'trade_date', 'trade_type'];
+
+/** Ids of the trades in force matching a SQL condition, newest trade first: the database's own answer. */
+async function tradeIds(where: string, params: unknown[] = []): Promise<string[]> {
+  const rows = await service.databases.sandbox.sql.query<{ id: string }>(
+    `SELECT id FROM congressional_trades WHERE superseded_by_id IS NULL AND ${where} ORDER BY trade_date DESC, id DESC`,
+    params,
+  );
+  return rows.map((row) => row.id);
+}
+
+const idsOf = (body: { trades: { id: string }[] }) => body.trades.map((trade) => trade.id);
+const ninetyDaysAgo = () => day(90);
+
+describe('GET /api/congressional-trades', () => {
+  it('lists the last 90 days by default with the documented and derived fields', async () => {
+    const response = await service.get('/api/congressional-trades', key);
+    expect(response.status).toBe(200);
+    expect(Object.keys(response.body).sort()).toEqual(['count', 'page', 'pages', 'total', 'trades']);
+    const expected = await tradeIds('trade_date >= $1', [ninetyDaysAgo()]);
+    expect(idsOf(response.body)).toEqual(expected);
+    expect(response.body).toMatchObject({ total: expected.length, count: expected.length, page: 1, pages: 1 });
+    for (const trade of response.body.trades) expect(Object.keys(trade).sort()).toEqual(TRADE_KEYS);
+    const pelosi = response.body.trades.find((trade: { id: string }) => trade.id === tradeId('t1'));
+    expect(pelosi).toMatchObject({
+      member_name: 'Nancy Pelosi', bioguide_id: 'P000197', party: 'D', chamber: 'house', ticker: 'NVDA', trade_type: 'purchase',
+      amount_range: '$1,000,001 - $5,000,000', amount_low: 1000001, amount_high: 5000000,
+      trade_date: isoDay(10), disclosure_date: isoDay(5), disclosure_lag_days: 5, late: false,
+    });
+    const cruz = response.body.trades.find((trade: { id: string }) => trade.id === tradeId('t2'));
+    expect(cruz).toMatchObject({ disclosure_lag_days: 60, late: true });
+    const open = response.body.trades.find((trade: { id: string }) => trade.id === tradeId('t5'));
+    expect(open).toMatchObject({ amount_range: 'Over $50,000,000', amount_low: 50000001, amount_high: null });
+    const undisclosed = response.body.trades.find((trade: { id: string }) => trade.id === tradeId('t8'));
+    expect(undisclosed).toMatchObject({ disclosure_date: null, disclosure_lag_days: null, late: false });
+    // The amended original is replaced by its amendment.
+    expect(idsOf(response.body)).not.toContain(tradeId('t7'));
+  });
+
+  it('checks each filter against the database', async () => {
+    const cases: [string, string, unknown[]][] = [
+      ['chamber=senate', `chamber = 'senate' AND trade_date >= $1`, [ninetyDaysAgo()]],
+      ['party=D', `party = 'D' AND trade_date >= $1`, [ninetyDaysAgo()]],
+      ['ticker=nvda', `ticker = 'NVDA' AND trade_date >= $1`, [ninetyDaysAgo()]],
+      ['trade_type=purchase', `trade_type = 'purchase' AND trade_date >= $1`, [ninetyDaysAgo()]],
+      ['days=365', `trade_date >= $1`, [day(365)]],
+      ['days=12', `trade_date >= $1`, [day(12)]],
+      [`from=${isoDay(100)}`, `trade_date >= $1`, [day(100)]],
+      [`to=${isoDay(30)}`, `trade_date <= $1`, [day(30)]],
+      [`from=${isoDay(70)}&to=${isoDay(15)}`, `trade_date BETWEEN $1 AND $2`, [day(70), day(15)]],
+      ['chamber=house&days=365&trade_type=sale_partial', `chamber = 'house' AND trade_type = 'sale_partial' AND trade_date >= $1`, [day(365)]],
+    ];
+    for (const [query, where, params] of cases) {
+      const response = await service.get(`/api/congressional-trades?${query}`, key);
+      const expected = await tradeIds(where, params);
+      expect(idsOf(response.body), query).toEqual(expected);
+      expect(response.body.total, query).toBe(expected.length);
+      expect(expected.length, query).toBeGreaterThan(0);
+    }
+  });
+
+  it('matches partial member names in either order, any case, accents folded', async () => {
+    const pelosi = await tradeIds(`bioguide_id = 'P000197'`);
+    for (const member of ['Pelosi', 'nancy pelosi', 'Pelosi, Nancy', 'PELOSI NANCY', 'Rep. Nancy Pelosi', 'pelo']) {
+      const response = await service.get(`/api/congressional-trades?days=3650&member=${encodeURIComponent(member)}`, key);
+      expect(idsOf(response.body), member).toEqual(pelosi);
+    }
+    const velazquez = await tradeIds(`bioguide_id = 'V000081'`);
+    for (const member of ['velazquez', 'Velázquez, Nydia', 'VELÁZQUEZ']) {
+      const response = await service.get(`/api/congressional-trades?days=3650&member=${encodeURIComponent(member)}`, key);
+      expect(idsOf(response.body), member).toEqual(velazquez);
+    }
+    const none = await service.get('/api/congressional-trades?member=Washington', key);
+    expect(none.body).toMatchObject({ trades: [], total: 0, count: 0 });
+  });
+
+  it('refuses bad input with the documented error body', async () => {
+    const bad: [string, string[]][] = [
+      ['limit=201', ['limit']],
+      ['limit=abc', ['limit']],
+      ['page=-1', ['page']],
+      [`from=${isoDay(10)}&to=${isoDay(20)}`, ['from']],
+      ['from=2026-02-30', ['from']],
+      ['to=20260101', ['to']],
+      [`days=30&from=${isoDay(40)}`, ['days']],
+      ['days=0', ['days']],
+      ['days=99999', ['days']],
+      ['chamber=lords', ['chamber']],
+      ['party=X', ['party']],
+      ['trade_type=gift', ['trade_type']],
+      ['member=%2C%2C', ['member']],
+      ['ticker=$$$', ['ticker']],
+    ];
+    for (const [query, parameters] of bad) {
+      expectError(await service.get(`/api/congressional-trades?${query}`, key), 400, 'invalid_parameter', parameters);
+    }
+    expect((await service.get('/api/congressional-trades?limit=200', key)).status).toBe(200);
+  });
+
+  it('pages', async () => {
+    const first = await service.get('/api/congressional-trades?days=3650&limit=3', key);
+    const second = await service.get('/api/congressional-trades?days=3650&limit=3&page=2', key);
+    expect(first.body).toMatchObject({ count: 3, page: 1, pages: Math.ceil(first.body.total / 3) });
+    expect([...idsOf(first.body), ...idsOf(second.body)]).toEqual((await tradeIds('true')).slice(0, 6));
+  });
+});
+
+describe('GET /api/congressional-trades/summary', () => {
+  it('ranks members and tickers of the last 90 days by trades', async () => {
+    const response = await service.get('/api/congressional-trades/summary', key);
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({ days: 90, from: isoDay(90) });
+    expect(response.body.total_trades).toBe((await tradeIds('trade_date >= $1', [ninetyDaysAgo()])).length);
+    expect(response.body.top_tickers[0]).toEqual({ ticker: 'NVDA', trades: 3, purchases: 2, sales: 1, members: 3 });
+    expect(response.body.top_members[0]).toMatchObject({ bioguide_id: 'T000250', member_name: 'John Thune', trades: 2, purchases: 1 });
+    const trades = response.body.top_members.map((member: { trades: number }) => member.trades);
+    expect(trades).toEqual([...trades].sort((a, b) => b - a));
+    expectError(await service.get('/api/congressional-trades/summary?days=0', key), 400, 'invalid_parameter', ['days']);
+  });
+});
+
+describe('GET /api/search/members', () => {
+  it('finds members by partial name in either order, ranked by similarity', async () => {
+    for (const q of ['Pelosi', 'nancy pelosi', 'Pelosi, Nancy', 'PELOSI']) {
+      const response = await service.get(`/api/search/members?q=${encodeURIComponent(q)}`, key);
+      expect(response.status).toBe(200);
+      expect(response.body.members.map((member: { bioguide_id: string }) => member.bioguide_id), q).toEqual(['P000197']);
+    }
+    const accented = await service.get('/api/search/members?q=velazquez', key);
+    expect(accented.body.members[0]).toMatchObject({
+      bioguide_id: 'V000081', name: 'Nydia Velázquez', party: 'D', chamber: 'house', state: 'NY', trades_count: 1,
+    });
+    expect(accented.body.members[0].similarity).toBeGreaterThan(0);
+    // "n" matches several members: the closest name ranks first.
+    const many = await service.get('/api/search/members?q=n', key);
+    const similarities = many.body.members.map((member: { similarity: number }) => member.similarity);
+    expect(similarities).toEqual([...similarities].sort((a, b) => b - a));
+    expect(many.body.count).toBe(many.body.members.length);
+  });
+
+  it('refuses a missing or empty query', async () => {
+    expectError(await service.get('/api/search/members', key), 400, 'invalid_parameter', ['q']);
+    expectError(await service.get('/api/search/members?q=%20', key), 400, 'invalid_parameter', ['q']);
+    expectError(await service.get('/api/search/members?q=pelosi&limit=51', key), 400, 'invalid_parameter', ['limit']);
+  });
+});
+
+describe('GET /api/leads/convergence', () => {
+  it('finds the known leads of the hand-built dataset with their score and evidence', async () => {
+    const response = await service.get('/api/leads/convergence', key);
+    expect(response.status).toBe(200);
+    const { leads } = response.body;
+    // NVDA: Pelosi and Cruz bought (2 members: 30, 2 purchases: 10), signals of 30 days: 2 bullish + 1 neutral (24).
+    // AAPL: Sanders bought (15 + 5), one bearish signal (0); Cruz's AAPL purchase was amended away.
+    // AMZN's purchase is 100 days old, MSFT has no signal: no leads.
+    expect(leads.map((lead: { ticker: string }) => lead.ticker)).toEqual(['NVDA', 'AAPL']);
+    expect(leads[0]).toMatchObject({
+      ticker: 'NVDA', company_name: 'NVIDIA Corporation', congress_buys: 2, total_signals: 3, bullish_signals: 2,
+      congress_members: ['Nancy Pelosi', 'Ted Cruz'], score: 64, score_breakdown: { members: 30, purchases: 10, signals: 24 },
+      first_purchase_date: isoDay(70), last_purchase_date: isoDay(10),
+    });
+    expect(leads[0].purchases.map((trade: { id: string }) => trade.id)).toEqual([tradeId('t1'), tradeId('t2')]);
+    expect(leads[0].signals.map((signal: { id: string }) => signal.id)).toEqual([signalId('s1'), signalId('s2'), signalId('s3')]);
+    expect(leads[1]).toMatchObject({ ticker: 'AAPL', congress_buys: 1, total_signals: 1, score: 20, congress_members: ['Bernie Sanders'] });
+    expectError(await service.get('/api/leads/convergence?limit=101', key), 400, 'invalid_parameter', ['limit']);
+  });
+
+  it('counts only the signals the plan may see', async () => {
+    const professional = await service.createKey({ plan: 'professional' });
+    const response = await service.get('/api/leads/convergence', professional.key);
+    expect(response.body.leads[0]).toMatchObject({ ticker: 'NVDA', score: 64 });
+  });
+});
