@@ -56,6 +56,7 @@ export async function importTrades(
 ): Promise<ImportCounts> {
   const counts = emptyCounts();
   const matcher = new MemberMatcher(await loadMembers(context.db.sql));
+  const knownTickers = await loadTickers(context.db.sql);
   if (matcher.size === 0) context.progress(`${source}: no members loaded yet (import "members" first): trades keep bioguide_id null`);
   const writer = new BatchWriter(context.db.sql, TRADES_TABLE, counts, async () => {
     context.progress(`${source}: ${counts.read} read, ${counts.inserted} inserted, ${counts.updated} updated, ${counts.rejected} rejected`);
@@ -65,7 +66,7 @@ export async function importTrades(
   const unmatched = new Map<string, number>();
   for await (const { raw, trade } of records) {
     counts.read += 1;
-    const row = await convertOrReject(source, raw, () => tradeRow(source, chamber, trade, matcher, context.now), context.rejects, counts);
+    const row = await convertOrReject(source, raw, () => tradeRow(source, chamber, trade, matcher, knownTickers, context.now), context.rejects, counts);
     if (!row) continue;
     const occurrence = occurrences.get(row.base) ?? 0;
     occurrences.set(row.base, occurrence + 1);
@@ -91,6 +92,7 @@ function tradeRow(
   chamber: 'senate' | 'house',
   trade: DisclosedTrade,
   matcher: MemberMatcher,
+  knownTickers: ReadonlySet<string>,
   now: Date,
 ) {
   if (/pdf disclosed filing/i.test(trade.assetType ?? '')) {
@@ -109,7 +111,7 @@ function tradeRow(
   const owner = normaliseOwner(trade.owner);
   const amount = parseAmount(trade.amount);
   const description = cleanDescription(trade.assetDescription);
-  const disclosedTicker = normaliseTicker(trade.ticker);
+  const disclosedTicker = normaliseTicker(trade.ticker, knownTickers);
   const option = disclosedTicker ? parseOptionSymbol(disclosedTicker) : null;
   // An option's ticker is its underlying stock's, so the ticker filter finds it; the contract goes in option_detail.
   const ticker = option ? option.underlying : disclosedTicker;
@@ -153,6 +155,12 @@ function tradeRow(
 
 function hash(text: string): string {
   return createHash('sha256').update(text).digest('hex').slice(0, 40);
+}
+
+/** The tickers of company profiles (sec-tickers), which tell `BRKB` is `BRK-B`. */
+async function loadTickers(sql: SqlClient): Promise<Set<string>> {
+  const rows = await sql.query<{ ticker: string }>('SELECT ticker FROM company_profiles');
+  return new Set(rows.map((row) => row.ticker));
 }
 
 async function loadMembers(sql: SqlClient): Promise<MemberIdentity[]> {

@@ -13,9 +13,9 @@ import { treasuryYieldsImporter } from './treasury-yields.ts';
 export const IMPORTERS: ReadonlyMap<string, Importer> = new Map(
   [
     membersImporter,
+    secTickersImporter,
     senateTradesImporter,
     houseTradesImporter,
-    secTickersImporter,
     secSubmissionsImporter,
     form4Importer,
     edgarIndexImporter,

@@ -1,0 +1,19 @@
+import { fileURLToPath } from 'node:url';
+
+/** The real public files beside the repository (shared/data), described in shared/data/SOURCES.md. */
+export const DATA = fileURLToPath(new URL('../../../shared/data/', import.meta.url));
+
+export const REAL_FILES = {
+  members: ['legislators-current.yaml', 'committees-current.yaml', 'committee-membership-current.yaml'].map((name) => `${DATA}congress_members/${name}`),
+  senate: `${DATA}congress_trades/senate-stock-watcher-data/all_transactions.json`,
+  house: `${DATA}congress_trades/capitol-watch-data/house_transactions.json`,
+  tickers: `${DATA}sec_edgar/company_tickers.json`,
+  submissions: `${DATA}sec_edgar/company_submission.json`,
+  form4: `${DATA}sec_edgar/form4.snow.xml`,
+  index: `${DATA}sec_edgar/form.20200318.idx`,
+  yields: [`${DATA}treasury_yields/yield-curve-rates-1990-2023.csv`, `${DATA}treasury_yields/daily-treasury-rates.csv`],
+  fred: ['FEDFUNDS', 'CPIAUCSL', 'UNRATE', 'DGS2', 'DGS10'].map((series) => `${DATA}fred/${series}.csv`),
+};
+
+/** "Today" for the plausibility checks: the day the data snapshot was taken, so the tests do not age. */
+export const SNAPSHOT_DAY = new Date('2026-11-21T12:00:00Z');
