@@ -1,9 +1,9 @@
 import type { Database } from '../../subgraphs/shared/database.ts';
 
 /**
- * Rows to COPY ... WITH (FORMAT csv). Generators yield plain arrays in column order (no objects: at tens of
- * millions of rows the property lookups show), batches become one CSV string each, and the string stream goes
- * to `db.sql.copy`, so a table is never held in memory whole.
+ * Rows to COPY ... WITH (FORMAT csv). Generators yield plain arrays in column order, each row becomes a CSV
+ * line at once, lines are grouped into chunks and the chunk stream goes to `db.sql.copy`, so a table is never
+ * held in memory whole.
  */
 
 /** A value of one column. Strings that look like `YYYY-MM-DD` are how date columns are written. */
@@ -56,44 +56,52 @@ export function toCsv(rows: readonly Row[]): string {
   return text;
 }
 
-/** Groups a row stream into arrays of `size` rows. */
-export function* batched(rows: Iterable<Row>, size: number): Generator<Row[]> {
-  let batch: Row[] = [];
+/**
+ * Rows per CSV chunk. Small on purpose: a row is encoded as soon as it is generated and a chunk is handed on
+ * after 1,000 rows, so rows and their strings die young; holding 10,000-row batches made the garbage collector
+ * promote them and halved the generator's throughput (measured per table: 1.4-2.4× faster at 1,000).
+ */
+export const CHUNK_ROWS = 1000;
+
+/** A table's CSV as COPY reads it, in chunks of `rowsPerChunk` rows (the determinism test hashes this). */
+export function* csvChunks(rows: Iterable<Row>, rowsPerChunk = CHUNK_ROWS): Generator<string> {
+  let text = '';
+  let count = 0;
   for (const row of rows) {
-    batch.push(row);
-    if (batch.length === size) {
-      yield batch;
-      batch = [];
+    text += csvLine(row);
+    if (++count === rowsPerChunk) {
+      yield text;
+      text = '';
+      count = 0;
     }
   }
-  if (batch.length > 0) yield batch;
-}
-
-/** A table's rows as CSV text, one chunk per batch: what COPY reads, and what the determinism test hashes. */
-export function* csvChunks(batches: Iterable<Row[]>): Generator<string> {
-  for (const batch of batches) yield toCsv(batch);
+  if (count > 0) yield text;
 }
 
 /**
- * Streams row batches into `table` with COPY. `onRows` hears the running row count after each batch is
- * handed over. Returns the number of rows sent.
+ * Streams rows into `table` with COPY, a chunk at a time. `onRows` hears the running row count after each
+ * chunk is handed over. Returns the number of rows sent.
  */
 export async function copyRows(
   db: Database,
   table: string,
   columns: readonly string[],
-  batches: Iterable<Row[]>,
+  rows: Iterable<Row>,
   onRows?: (rows: number) => void,
 ): Promise<number> {
-  let rows = 0;
+  let sent = 0;
+  const counted = function* () {
+    for (const row of rows) {
+      yield row;
+      sent++;
+    }
+  };
   async function* chunks(): AsyncGenerator<string> {
-    for (const batch of batches) {
-      const text = toCsv(batch);
-      rows += batch.length;
-      onRows?.(rows);
-      yield text;
+    for (const chunk of csvChunks(counted())) {
+      onRows?.(sent);
+      yield chunk;
     }
   }
   await db.sql.copy(table, columns, chunks());
-  return rows;
+  return sent;
 }

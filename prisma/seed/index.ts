@@ -1,9 +1,9 @@
 import type { Database } from '../../subgraphs/shared/database.ts';
-import { batched, copyRows } from './copy.ts';
+import { copyRows } from './copy.ts';
 import { createContext, isoDay, type SeedContext } from './context.ts';
 import { TOP_SIGNALS_SQL, briefingWindow, type DayTopSignal } from './generate/briefing.ts';
 import { analyze, createIndexes, dropIndexes, resetSequences, restoreDroppedIndexes, secondaryIndexes } from './indexes.ts';
-import { BATCH_ROWS, SEED_TABLES, briefingLoad, planTables, type SeedTable, type TableLoad } from './plan.ts';
+import { SEED_TABLES, briefingLoad, planTables, type SeedTable, type TableLoad } from './plan.ts';
 
 /**
  * The sandbox data generator: fills an empty, migrated database with deterministic, internally consistent
@@ -16,6 +16,8 @@ export interface SeedProgress {
   rows: number;
   total: number;
   rowsPerSecond: number;
+  /** The table's COPY has finished (the last report for it). */
+  done: boolean;
 }
 
 export interface SeedOptions {
@@ -56,12 +58,13 @@ export async function resetSeedTables(db: Database): Promise<void> {
 
 async function load(db: Database, table: TableLoad, onProgress: SeedOptions['onProgress']): Promise<number> {
   const started = performance.now();
-  const report = (rows: number) => {
+  const report = (rows: number, done: boolean) => {
     const seconds = (performance.now() - started) / 1000;
-    onProgress?.({ table: table.table, rows, total: table.expectedRows, rowsPerSecond: Math.round(rows / Math.max(seconds, 1e-3)) });
+    const rowsPerSecond = Math.round(rows / Math.max(seconds, 1e-3));
+    onProgress?.({ table: table.table, rows, total: table.expectedRows, rowsPerSecond, done });
   };
-  const rows = await copyRows(db, table.table, table.columns, batched(table.rows(), BATCH_ROWS), report);
-  report(rows); // once more after COPY finished, so the last rate includes the database's work
+  const rows = await copyRows(db, table.table, table.columns, table.rows(), (sent) => report(sent, false));
+  report(rows, true); // after COPY returned, so the last rate includes the database's work
   return rows;
 }
 

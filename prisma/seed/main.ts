@@ -47,12 +47,13 @@ function progressPrinter() {
   let lastPrinted = 0;
   return (progress: SeedProgress) => {
     const now = performance.now();
-    const done = progress.rows >= progress.total;
-    if (progress.table === lastTable && now - lastPrinted < 1000 && !done) return;
+    if (progress.table === lastTable && now - lastPrinted < 1000 && !progress.done) return;
     lastTable = progress.table;
     lastPrinted = now;
     const rate = progress.rowsPerSecond.toLocaleString('en-US');
-    process.stderr.write(`${progress.table.padEnd(21)} ${progress.rows.toLocaleString('en-US').padStart(12)} / ~${progress.total.toLocaleString('en-US')} rows  ${rate} rows/s\n`);
+    const rows = progress.rows.toLocaleString('en-US').padStart(12);
+    const total = progress.done ? 'done' : `of ~${progress.total.toLocaleString('en-US')}`;
+    process.stderr.write(`${progress.table.padEnd(21)} ${rows} rows ${total.padEnd(16)} ${rate} rows/s\n`);
   };
 }
 

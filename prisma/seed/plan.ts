@@ -1,4 +1,4 @@
-import { batched, csvChunks, type Row } from './copy.ts';
+import { CHUNK_ROWS, csvChunks, type Row } from './copy.ts';
 import type { SeedContext } from './context.ts';
 import { ATTORNEY_COLUMNS, attorneyRows } from './generate/attorney.ts';
 import { BRIEFING_COLUMNS, BRIEFING_DAYS, briefingRows, type DayTopSignal } from './generate/briefing.ts';
@@ -32,8 +32,6 @@ export const SEED_TABLES = [
   'daily_prices', 'signals', 'congressional_trades', 'yield_curve_points', 'macro_indicators', 'briefings',
 ] as const;
 export type SeedTable = (typeof SEED_TABLES)[number];
-
-export const BATCH_ROWS = 10_000;
 
 function count(items: Iterable<unknown>): number {
   let total = 0;
@@ -72,6 +70,6 @@ export function briefingLoad(ctx: SeedContext, topSignals: readonly DayTopSignal
 }
 
 /** A table's CSV exactly as COPY receives it, chunk by chunk (the determinism test hashes this). */
-export function tableCsv(load: TableLoad, batchRows = BATCH_ROWS): Iterable<string> {
-  return csvChunks(batched(load.rows(), batchRows));
+export function tableCsv(load: TableLoad, rowsPerChunk = CHUNK_ROWS): Iterable<string> {
+  return csvChunks(load.rows(), rowsPerChunk);
 }

@@ -45,11 +45,22 @@ export function getPools(seed: number): Pools {
   return pools;
 }
 
-/** Lower-case ASCII letters and digits only: e-mail local parts and domains from accented names. */
+const slugs = new Map<string, string>();
+
+/**
+ * Lower-case ASCII letters and digits only: e-mail local parts and domains from accented names. Memoised:
+ * inputs come from the pools, so there are few distinct ones, and Unicode normalisation is slow per row.
+ */
 export function slug(text: string): string {
-  return text
-    .normalize('NFD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]/g, '');
+  let value = slugs.get(text);
+  if (value === undefined) {
+    value = text
+      .normalize('NFD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .toLowerCase()
+      .replace(/[^a-z0-9]/g, '');
+    if (slugs.size > 500_000) slugs.clear(); // bounded, in case a caller passes unpooled text
+    slugs.set(text, value);
+  }
+  return value;
 }
