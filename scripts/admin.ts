@@ -29,28 +29,35 @@ function required(name: string, value: string | undefined): string {
   return value;
 }
 
-async function createAccountCommand(control: Database, values: Record<string, string | undefined>) {
+type Run = (control: Database) => Promise<Record<string, string>>;
+
+/** Each command checks its arguments before any database is opened, so a typo fails at once. */
+function createAccountCommand(values: Record<string, string | undefined>): Run {
   const email = required('email', values.email).trim().toLowerCase();
   const password = required('password', values.password);
   if (password.length < 8) throw new UsageError('--password must be at least 8 characters');
   const plan = oneOf<Plan>('plan', values.plan, PLANS);
-  if (await control.prisma.account.findUnique({ where: { email } })) throw new UsageError(`an account ${email} exists already`);
-  const account = await createAccount(control, plan, email);
-  await control.prisma.account.update({ where: { id: account.id }, data: { passwordHash: await hashPassword(password) } });
-  return { account_id: account.id, email, plan };
+  return async (control) => {
+    if (await control.prisma.account.findUnique({ where: { email } })) throw new UsageError(`an account ${email} exists already`);
+    const account = await createAccount(control, plan, email);
+    await control.prisma.account.update({ where: { id: account.id }, data: { passwordHash: await hashPassword(password) } });
+    return { account_id: account.id, email, plan };
+  };
 }
 
-async function createKeyCommand(control: Database, values: Record<string, string | undefined>) {
+function createKeyCommand(values: Record<string, string | undefined>): Run {
   const plan = oneOf<Plan>('plan', values.plan, PLANS);
   const mode = oneOf<Mode>('mode', values.mode, MODES);
   const email = values.email?.trim().toLowerCase();
-  const existing = email ? await control.prisma.account.findUnique({ where: { email } }) : null;
-  if (existing && existing.plan !== plan) {
-    throw new UsageError(`the account ${email} is on the ${existing.plan} plan, not ${plan}`);
-  }
-  const account = existing ?? (await createAccount(control, plan, email));
-  const { key } = await createApiKey(control, account.id, mode, values.name ?? 'admin');
-  return { key, account_id: account.id, plan, mode };
+  return async (control) => {
+    const existing = email ? await control.prisma.account.findUnique({ where: { email } }) : null;
+    if (existing && existing.plan !== plan) {
+      throw new UsageError(`the account ${email} is on the ${existing.plan} plan, not ${plan}`);
+    }
+    const account = existing ?? (await createAccount(control, plan, email));
+    const { key } = await createApiKey(control, account.id, mode, values.name ?? 'admin');
+    return { key, account_id: account.id, plan, mode };
+  };
 }
 
 const COMMANDS = { 'create-account': createAccountCommand, 'create-key': createKeyCommand } as const;
@@ -66,10 +73,11 @@ async function main(argv: string[]): Promise<number> {
   });
   const command = COMMANDS[positionals[0] as keyof typeof COMMANDS];
   if (!command || positionals.length !== 1) throw new UsageError(positionals[0] ? `unknown command ${positionals[0]}` : 'a command is required');
+  const run = command(values as Record<string, string | undefined>);
   const control = await openDatabase({ mode: 'live', url: env.DATABASE_URL, dataDir: env.dataDir });
   try {
     await applyMigrations(control);
-    const result = await command(control, values as Record<string, string | undefined>);
+    const result = await run(control);
     process.stdout.write(
       values.json ? `${JSON.stringify(result)}\n` : `${Object.entries(result).map(([name, value]) => `${name}: ${value}`).join('\n')}\n`,
     );

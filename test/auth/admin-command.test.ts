@@ -1,0 +1,66 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashKey } from '../../gateway/auth/api-keys.ts';
+import { verifyPassword } from '../../gateway/auth/passwords.ts';
+import { openDatabase } from '../../subgraphs/shared/database.ts';
+
+const run = promisify(execFile);
+const ROOT = new URL('../../', import.meta.url).pathname;
+
+/** The admin command as an operator runs it, against a PGlite data folder of its own. */
+describe('npm run admin', () => {
+  let dataDir: string;
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'admin-test-'));
+  });
+  afterAll(() => rm(dataDir, { recursive: true, force: true }));
+
+  const admin = (...args: string[]) => {
+    // PGlite under the temporary DATA_DIR, whatever database the surrounding run is configured with.
+    const { DATABASE_URL: _live, SANDBOX_DATABASE_URL: _sandbox, ...env } = process.env;
+    return run('node', ['--import', 'tsx', 'scripts/admin.ts', ...args], {
+      cwd: ROOT,
+      env: { ...env, DATA_DIR: dataDir, LOG_LEVEL: 'silent' },
+    });
+  };
+
+  it('creates an account and keys, printing one JSON line each, stored as the service reads them', async () => {
+    const account = await admin('create-account', '--email', 'Ops@Example.com', '--password', 'long enough secret', '--plan', 'professional', '--json');
+    const created = JSON.parse(account.stdout) as { account_id: string; email: string; plan: string };
+    expect(created).toEqual({ account_id: expect.any(String), email: 'ops@example.com', plan: 'professional' });
+
+    const keyRun = await admin('create-key', '--plan', 'professional', '--mode', 'live', '--email', 'ops@example.com', '--json');
+    expect(keyRun.stdout.trim().split('\n')).toHaveLength(1);
+    const key = JSON.parse(keyRun.stdout) as { key: string; account_id: string; plan: string; mode: string };
+    expect(key).toEqual({ key: expect.stringMatching(/^sk_live_/), account_id: created.account_id, plan: 'professional', mode: 'live' });
+
+    const sandbox = JSON.parse((await admin('create-key', '--plan', 'analyst', '--mode', 'sandbox', '--json')).stdout);
+    expect(sandbox.key).toMatch(/^sk_test_/);
+    expect(sandbox.account_id).not.toBe(created.account_id);
+
+    const control = await openDatabase({ mode: 'live', dataDir });
+    try {
+      const row = await control.prisma.apiKey.findUniqueOrThrow({ where: { hash: hashKey(key.key) }, include: { account: true } });
+      expect(row.accountId).toBe(created.account_id);
+      expect(row.mode).toBe('live');
+      expect(await verifyPassword('long enough secret', row.account.passwordHash)).toBe(true);
+      const other = await control.prisma.apiKey.findUniqueOrThrow({ where: { hash: hashKey(sandbox.key) }, include: { account: true } });
+      expect(other.account.plan).toBe('analyst');
+    } finally {
+      await control.close();
+    }
+  }, 300_000);
+
+  it('refuses bad arguments with exit code 2 and a usage message', async () => {
+    for (const args of [['create-key', '--plan', 'gold', '--mode', 'live'], ['create-key', '--plan', 'analyst'], ['frobnicate'], []]) {
+      const failure = await admin(...args).then(() => undefined, (error: { code: number; stderr: string }) => error);
+      expect(failure, args.join(' ')).toBeDefined();
+      expect(failure!.code).toBe(2);
+      expect(failure!.stderr).toContain('usage:');
+    }
+  }, 120_000);
+});
