@@ -47,8 +47,11 @@ export function firmCore(ctx: SeedContext, firmId: number, size: number): FirmCo
             : `${a.last} ${b.last} PC`;
   // Boutiques focus on one or two areas; full-service firms cover many.
   const areaCount = size <= 5 ? rng.between(1, 2) : size <= 40 ? rng.between(2, 4) : rng.between(4, 8);
+  const place = anyPlace(rng);
+  // Large firms sit in their state's largest city.
+  const hq = size > 40 ? { state: place.state, city: place.state.cities[0] ?? place.city } : place;
   return {
-    id: firmId, rng, name, domain: domainOf(`${a.last}${size > 40 ? '' : b.last}law`), hq: anyPlace(rng),
+    id: firmId, rng, name, domain: domainOf(`${a.last}${size > 40 ? '' : b.last}law`), hq,
     practiceAreas: pickDistinct(rng, PRACTICE_AREAS, areaCount),
   };
 }

@@ -44,7 +44,9 @@ const HOUSE_COMMITTEES = [
   'Oversight and Accountability', 'Foreign Affairs', 'Homeland Security', 'Agriculture',
   'Science, Space, and Technology', 'Transportation and Infrastructure',
 ];
-const SENATE_PARTY = new Weighted([['D', 47], ['R', 51], ['I', 2]] as const);
+const SENATE_PARTY = new Weighted([['D', 48], ['R', 52]] as const);
+/** Seat positions (two per state, states in data/geo.ts order) of the first senators of ME and VT. */
+const INDEPENDENT_SEATS = new Set(['ME', 'VT'].map((code) => 2 * FIFTY_STATES.findIndex((state) => state.code === code)));
 const HOUSE_PARTY = new Weighted([['D', 49], ['R', 51]] as const);
 const houseStates = new Weighted(FIFTY_STATES.map((state) => [state, state.population] as const));
 
@@ -95,9 +97,11 @@ export function buildMembers(ctx: SeedContext): Member[] {
     while (ids.has(bioguideId));
     ids.add(bioguideId);
     const senate = seat.chamber === 'senate';
+    const party = (senate ? SENATE_PARTY : HOUSE_PARTY).pick(rng);
     return {
       bioguideId, firstName, lastName, fullName: `${firstName} ${lastName}`,
-      party: (senate ? SENATE_PARTY : HOUSE_PARTY).pick(rng), chamber: seat.chamber, state: seat.state.code,
+      // The Senate has had two independents for years (Vermont and Maine): `party=I` always finds someone.
+      party: INDEPENDENT_SEATS.has(i) ? 'I' : party, chamber: seat.chamber, state: seat.state.code,
       district: seat.district, committees: pickDistinct(rng, senate ? SENATE_COMMITTEES : HOUSE_COMMITTEES, rng.between(1, 3)),
       tradeWeight: rng.logNormal(1, 1.3),
     };
