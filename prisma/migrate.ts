@@ -6,11 +6,12 @@ import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import type { Database } from '../subgraphs/shared/database.ts';
+import { pgliteRunner, wholeScriptFactory } from '../subgraphs/shared/migration-adapter.ts';
 import { MIGRATIONS_DIR, NO_FILTER, SCHEMA_PATH, createSchemaEngine, readMigrations } from './schema-engine.ts';
 
 /** Applies every migration in prisma/migrations not yet recorded in `_prisma_migrations`. Idempotent. */
 export async function applyMigrations(database: Database): Promise<string[]> {
-  const engine = await createSchemaEngine(database.adapterFactory);
+  const engine = await createSchemaEngine(database.migrationAdapterFactory);
   try {
     const { appliedMigrationNames } = await engine.applyMigrations({
       migrationsList: await readMigrations(),
@@ -28,8 +29,9 @@ export async function applyMigrations(database: Database): Promise<string[]> {
  * Returns null when the schema and the migrations already agree.
  */
 export async function createMigration(name: string): Promise<string | null> {
-  const shadowFactory = new PrismaPGlite(await PGlite.create({ extensions: { pg_trgm, unaccent } }));
   // The shadow database needs the same extensions as the real ones, which the adapter's own default lacks.
+  const shadow = await PGlite.create({ extensions: { pg_trgm, unaccent } });
+  const shadowFactory = wholeScriptFactory(new PrismaPGlite(shadow), pgliteRunner(shadow));
   shadowFactory.connectToShadowDb = () => shadowFactory.connect();
   const engine = await createSchemaEngine(shadowFactory);
   try {

@@ -12,6 +12,7 @@ import { from as copyFrom } from 'pg-copy-streams';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaClient } from '../../prisma/generated/client/client.ts';
 import { env } from './config.ts';
+import { pgliteRunner, wholeScriptFactory } from './migration-adapter.ts';
 
 export { PrismaClient };
 export type Mode = 'live' | 'sandbox';
@@ -28,8 +29,8 @@ export interface Database {
   engine: 'pglite' | 'postgres';
   prisma: PrismaClient;
   sql: SqlClient;
-  /** The driver adapter factory, for the migration engine. */
-  adapterFactory: SqlMigrationAwareDriverAdapterFactory;
+  /** The driver adapter factory for the migration engine (see migration-adapter.ts). */
+  migrationAdapterFactory: SqlMigrationAwareDriverAdapterFactory;
   close(): Promise<void>;
 }
 
@@ -79,7 +80,7 @@ async function openPglite(options: OpenOptions): Promise<Database> {
     mode: options.mode,
     engine: 'pglite',
     prisma,
-    adapterFactory,
+    migrationAdapterFactory: wholeScriptFactory(adapterFactory, pgliteRunner(client)),
     sql: {
       async query<Row>(text: string, params: unknown[] = []) {
         const result = await client.query<Row>(text, params);
@@ -123,7 +124,7 @@ async function openPostgres(options: OpenOptions, url: string): Promise<Database
     mode: options.mode,
     engine: 'postgres',
     prisma,
-    adapterFactory,
+    migrationAdapterFactory: wholeScriptFactory(adapterFactory, (script) => pool.query(script)),
     sql: {
       async query<Row>(text: string, params: unknown[] = []) {
         const result = await pool.query(text, params);
