@@ -1,0 +1,2 @@
+-- CreateIndex
+CREATE INDEX "attorneys_last_name_id_idx" ON "attorneys"("last_name", "id");
