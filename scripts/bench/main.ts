@@ -16,6 +16,7 @@ import { FEDERATED_QUERY, LAYER_PAGE, LAYER_VARIABLES, REST_SCENARIOS } from './
 /**
  * npm run bench -- [--scales 100000,1000000] [--duration 10] [--warmup 3] [--connections 10] [--profile]
  *                  [--server postgresql://…] [--only rest,layers,federated]
+ * npm run bench -- --report-only     rewrites docs/performance.md from docs/performance.json
  *
  * For each scale: seeds bench_<scale> on the PostgreSQL server when needed, starts every server in its own
  * process, loads each scenario with autocannon, and merges the numbers into docs/performance.json, from which
@@ -30,6 +31,7 @@ const { values } = parseArgs({
     server: { type: 'string', default: process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:55432/postgres' },
     only: { type: 'string', default: 'rest,layers,federated' },
     profile: { type: 'boolean', default: false },
+    'report-only': { type: 'boolean', default: false },
   },
 });
 const scales = values.scales.split(',').map(Number);
@@ -178,6 +180,11 @@ async function benchScale(scale: number): Promise<ScaleResult> {
 
 function round(value: number) {
   return Math.round(value * 100) / 100;
+}
+
+if (values['report-only']) {
+  writeFileSync(join(ROOT, 'docs/performance.md'), renderReport(JSON.parse(readFileSync(RESULTS, 'utf8')) as BenchResults));
+  process.exit(0);
 }
 
 const uncovered = uncoveredRoutes();
