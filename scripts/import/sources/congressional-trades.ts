@@ -68,8 +68,10 @@ export async function importTrades(
     counts.read += 1;
     const row = await convertOrReject(source, raw, () => tradeRow(source, chamber, trade, matcher, knownTickers, context.now), context.rejects, counts);
     if (!row) continue;
-    const occurrence = occurrences.get(row.base) ?? 0;
-    occurrences.set(row.base, occurrence + 1);
+    // Keyed by a short hash, so the map stays small beside a file of any size (20 bytes a distinct trade).
+    const baseKey = createHash('sha1').update(row.base).digest('base64');
+    const occurrence = occurrences.get(baseKey) ?? 0;
+    occurrences.set(baseKey, occurrence + 1);
     if (!row.values.bioguide_id) unmatched.set(row.values.member_name, (unmatched.get(row.values.member_name) ?? 0) + 1);
     await writer.add({
       ...row.values,
