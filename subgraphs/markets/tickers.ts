@@ -5,7 +5,7 @@ import type { RequestContext } from '../shared/context.ts';
 export const tickerSymbol = z
   .string()
   .max(10, 'must be at most 10 characters')
-  .regex(/^[A-Za-z][A-Za-z0-9.\-]*$/, 'must be a ticker symbol such as AAPL')
+  .regex(/^[A-Za-z][A-Za-z0-9.-]*$/, 'must be a ticker symbol such as AAPL')
   .transform((value) => value.toUpperCase());
 
 /** A ticker the service knows: it has a profile, a price, a signal, a congressional trade or a company. */

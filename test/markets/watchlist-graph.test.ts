@@ -98,6 +98,29 @@ describe('GraphQL', () => {
     expect(data.company.market.summary).toEqual({ congressBuys: 2, signalsTotal: 3 });
   });
 
+  it('reads the market data of many companies in batches, not one query per company', async () => {
+    const template = await service.databases.sandbox.prisma.company.findUniqueOrThrow({ where: { id: companyId } });
+    const { id: _id, createdAt: _createdAt, ...fields } = template;
+    for (const ticker of ['AAPL', 'MSFT', 'TSLA', 'XOM']) {
+      await service.databases.sandbox.prisma.company.create({ data: { ...fields, name: `${ticker} Corp`, ticker, aiScore: 95 } });
+    }
+    const { key } = await service.createKey();
+    service.queries.length = 0;
+    const data = await service.graphql(
+      `{ companies(minScore: 90, perPage: 10) { nodes { ticker congressionalTrades { id } signals { id } quote { price } profile { sector } } } }`,
+      {},
+      key,
+    );
+    expect(data.companies.nodes).toHaveLength(5);
+    const trades = data.companies.nodes.find((company: { ticker: string }) => company.ticker === 'MSFT').congressionalTrades;
+    expect(trades.map((trade: { id: string }) => trade.id)).toEqual([tradeId('t5')]);
+    // One Prisma read per kind of market data, whatever the number of companies.
+    const reads = (table: string) => service.queries.filter((sql) => sql.includes(`FROM "public"."${table}"`)).length;
+    expect(reads('congressional_trades')).toBe(1);
+    expect(reads('signals')).toBe(1);
+    expect(reads('company_profiles')).toBe(1);
+  });
+
   it('offers every route as a query, members with their trades, and watchlist mutations taking one input', async () => {
     const { key } = await service.createKey();
     const data = await service.graphql(
