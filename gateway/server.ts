@@ -7,6 +7,8 @@ import { ApiError } from '../subgraphs/shared/errors.ts';
 import type { ErrorBody } from '../subgraphs/shared/errors.ts';
 import { env } from '../subgraphs/shared/config.ts';
 import { logger } from '../subgraphs/shared/logger.ts';
+import { attachReportWorker } from '../subgraphs/verticals/reports/worker.ts';
+import type { ReportWorkerOptions } from '../subgraphs/verticals/reports/worker.ts';
 import { registerAccountRoutes } from './auth/account-routes.ts';
 import { registerGuard } from './auth/guard.ts';
 import { createSessionTokens } from './auth/sessions.ts';
@@ -20,6 +22,7 @@ import { registerUsageRoute } from './limits/usage-route.ts';
 import type { GraphQLServerOptions } from './graphql-server.ts';
 import { marketsRoutes } from './rest/markets-routes.ts';
 import { registerRestRoutes } from './rest/register.ts';
+import { registerReportDownload } from './rest/report-download.ts';
 import { verticalsRoutes } from './rest/verticals-routes.ts';
 
 declare module 'fastify' {
@@ -38,6 +41,10 @@ export interface ServerOptions extends GraphQLServerOptions {
   limits?: Limits;
   /** Session-token signing (from JWT_SECRETS unless given). */
   sessions?: SessionTokens;
+  /** Where report files are written (DATA_DIR unless given). */
+  dataDir?: string;
+  /** Report worker tuning (poll interval, stale-heartbeat timeout, batch size). */
+  reportWorker?: Omit<ReportWorkerOptions, 'databases' | 'dataDir'>;
 }
 
 /**
@@ -97,6 +104,9 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   const restDependencies = { graphql, schema, contextFor };
   registerRestRoutes(app, verticalsRoutes, restDependencies);
   registerRestRoutes(app, marketsRoutes, restDependencies);
+  const dataDir = options.dataDir ?? env.dataDir;
+  registerReportDownload(app, { contextFor, dataDir });
+  attachReportWorker(app, { ...options.reportWorker, databases, dataDir });
 
   app.addHook('onClose', async () => {
     await graphql.stop();

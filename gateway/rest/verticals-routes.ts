@@ -1,9 +1,10 @@
 import { getNamedType } from 'graphql';
 import type { GraphQLField } from 'graphql';
 import { BadRequestError, NotFoundError } from '../../subgraphs/shared/errors.ts';
-import { RECORD_TYPES, selectionOf, snakeCase } from '../../subgraphs/verticals/record-types.ts';
+import { RECORD_TYPES, RECORD_TYPE_NAMES, selectionOf, snakeCase } from '../../subgraphs/verticals/record-types.ts';
 import type { RecordType, RecordTypeName } from '../../subgraphs/verticals/record-types.ts';
-import { LEAD_STATUSES } from '../../subgraphs/verticals/types/lead.ts';
+import { LEAD_STATUSES, VERTICAL_VALUES } from '../../subgraphs/verticals/types/lead.ts';
+import { REPORT_FORMATS } from '../../subgraphs/verticals/types/report.ts';
 import { verticalsSchema } from '../../subgraphs/verticals/schema.ts';
 import { PAGE_INFO, recordList } from './envelopes.ts';
 import type { OffsetPage } from './envelopes.ts';
@@ -195,5 +196,64 @@ const searchRoute: RestRoute = {
   respond: (data) => crossVerticalList(data.search as OffsetPage<unknown>),
 };
 
+const REPORT_FIELDS = selectionOf({
+  id: 'id',
+  status: 'status',
+  vertical: 'vertical',
+  record_type: 'recordType',
+  format: 'format',
+  fields: 'fields',
+  filters: 'filters',
+  progress: 'progress',
+  row_count: 'rowCount',
+  error: 'error',
+  created_at: 'createdAt',
+  started_at: 'startedAt',
+  completed_at: 'completedAt',
+  download_url: 'downloadUrl',
+});
+
+/** Report jobs; the finished file streams from gateway/rest/report-download.ts (a file is no GraphQL value). */
+const reportRoutes: RestRoute[] = [
+  {
+    method: 'POST',
+    path: '/api/v1/reports/generate',
+    operation: `mutation GenerateReport($vertical: Vertical!, $recordType: ReportRecordType, $filters: JSON, $format: ReportFormat, $fields: [String!]) {
+      generateReport(input: { vertical: $vertical, recordType: $recordType, filters: $filters, format: $format, fields: $fields }) {
+        ${REPORT_FIELDS}
+      }
+    }`,
+    body: bodyVariables({
+      vertical: { variable: 'vertical', type: VERTICAL_VALUES, required: true },
+      record_type: { variable: 'recordType', type: RECORD_TYPE_NAMES },
+      filters: { variable: 'filters', type: 'object' },
+      format: { variable: 'format', type: REPORT_FORMATS },
+      fields: { variable: 'fields', type: 'string[]' },
+    }),
+    // Accepted, not done: the job runs in the background (GET /api/v1/reports/:id follows it).
+    status: 202,
+    respond: one('generateReport'),
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/reports',
+    operation: `query Reports($status: ReportStatus, $sort: ReportSort, $page: Int, $perPage: Int) {
+      reports(status: $status, sort: $sort, page: $page, perPage: $perPage) { nodes { ${REPORT_FIELDS} } ${PAGE_INFO} }
+    }`,
+    query: { status: 'status', sort: 'sort', page: 'page', per_page: 'perPage' },
+    respond: (data) => crossVerticalList(data.reports as OffsetPage<unknown>),
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/reports/:id',
+    operation: `query Report($id: String!) { report(id: $id) { ${REPORT_FIELDS} } }`,
+    params: { id: 'id' },
+    respond: (data) => {
+      if (!data.report) throw new NotFoundError('The report');
+      return { success: true, data: data.report };
+    },
+  },
+];
+
 /** The `/api/v1` routes of the verticals document (seeds/verticals-api.md). */
-export const verticalsRoutes: RestRoute[] = [searchRoute, ...recordRoutes, ...leadRoutes];
+export const verticalsRoutes: RestRoute[] = [searchRoute, ...recordRoutes, ...leadRoutes, ...reportRoutes];

@@ -1,0 +1,54 @@
+import { once } from 'node:events';
+import { createWriteStream } from 'node:fs';
+import { mkdir, rename, rm } from 'node:fs/promises';
+import { dirname } from 'node:path';
+
+/**
+ * Writes a report file record by record. Each write waits when the stream's buffer is full, so memory stays
+ * flat however many rows pass; the file appears under its final name only when complete (a partial file of a
+ * worker that died is overwritten by the retry).
+ */
+export interface ReportFileWriter {
+  write(record: Record<string, unknown>): Promise<void>;
+  finish(): Promise<void>;
+  abort(): Promise<void>;
+}
+
+/** RFC 4180: quote a field holding a comma, quote, or line break; lists become `a; b`, objects JSON. */
+function csvCell(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  let text: string;
+  if (Array.isArray(value)) {
+    text = value.map((item) => (typeof item === 'object' && item !== null ? JSON.stringify(item) : String(item))).join('; ');
+  } else if (typeof value === 'object') text = JSON.stringify(value);
+  else text = String(value);
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+export async function openReportFile(path: string, format: 'csv' | 'json', columns: readonly string[]): Promise<ReportFileWriter> {
+  await mkdir(dirname(path), { recursive: true });
+  const partial = `${path}.partial`;
+  const stream = createWriteStream(partial);
+  let first = true;
+  const put = async (text: string) => {
+    if (!stream.write(text)) await once(stream, 'drain');
+  };
+  await put(format === 'csv' ? `${columns.map(csvCell).join(',')}\n` : '[');
+  return {
+    async write(record) {
+      if (format === 'csv') await put(`${columns.map((column) => csvCell(record[column])).join(',')}\n`);
+      else await put(`${first ? '\n' : ',\n'}${JSON.stringify(record)}`);
+      first = false;
+    },
+    async finish() {
+      if (format === 'json') await put(first ? ']\n' : '\n]\n');
+      stream.end();
+      await once(stream, 'finish');
+      await rename(partial, path);
+    },
+    async abort() {
+      stream.destroy();
+      await rm(partial, { force: true });
+    },
+  };
+}

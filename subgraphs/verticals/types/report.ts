@@ -1,0 +1,165 @@
+import { z } from 'zod';
+import type { ReportJob as ReportJobRow } from '../../../prisma/generated/client/client.ts';
+import type { RequestContext } from '../../shared/context.ts';
+import { ApiError, BadRequestError } from '../../shared/errors.ts';
+import { formatId, parseId } from '../../shared/ids.ts';
+import { defineSort } from '../../shared/paging.ts';
+import { parseArguments, withoutNulls } from '../../shared/validation.ts';
+import { PageInfo, builder } from '../builder.ts';
+import { PRIMARY_RECORD_TYPE, RECORD_TYPES, RECORD_TYPE_NAMES, camelCase, snakeCase } from '../record-types.ts';
+import type { RecordTypeName } from '../record-types.ts';
+import { notifyJobQueued } from '../reports/queue.ts';
+import { accountOf, Vertical, VERTICAL_VALUES } from './lead.ts';
+import { recordPage } from './record-page.ts';
+import type { RecordPage } from './record-page.ts';
+
+export const REPORT_STATUSES = ['queued', 'processing', 'completed', 'failed'] as const;
+export const ReportStatus = builder.enumType('ReportStatus', { values: REPORT_STATUSES });
+export const REPORT_FORMATS = ['csv', 'json'] as const;
+export const ReportFormat = builder.enumType('ReportFormat', { values: REPORT_FORMATS });
+export const ReportRecordType = builder.enumType('ReportRecordType', { values: RECORD_TYPE_NAMES });
+
+/**
+ * One of the caller's report jobs, or null — someone else's is as unknown as a missing one. The GraphQL
+ * `report(id)` field and the download route both ask this, so they cannot disagree on who may read a file.
+ */
+export async function findOwnedReport(context: RequestContext, id: string): Promise<ReportJobRow | null> {
+  return context.db.prisma.reportJob.findFirst({ where: { id: parseId('report', id), accountId: accountOf(context) } });
+}
+
+export const ReportJob = builder.prismaObject('ReportJob', {
+  description: 'A queued report: queued → processing → completed | failed, with progress and row count.',
+  fields: (t) => ({
+    id: t.string({ resolve: (job) => formatId('report', job.id) }),
+    status: t.field({ type: ReportStatus, resolve: (job) => job.status as (typeof REPORT_STATUSES)[number] }),
+    vertical: t.field({ type: Vertical, resolve: (job) => job.vertical as (typeof VERTICAL_VALUES)[number] }),
+    recordType: t.field({ type: ReportRecordType, resolve: (job) => job.recordType as RecordTypeName }),
+    format: t.field({ type: ReportFormat, resolve: (job) => job.format as (typeof REPORT_FORMATS)[number] }),
+    fields: t.exposeStringList('fields'),
+    filters: t.field({
+      type: 'JSON',
+      description: 'The filters as given (REST parameter names).',
+      resolve: (job) =>
+        Object.fromEntries(Object.entries(job.filters as Record<string, unknown>).map(([name, value]) => [snakeCase(name), value])),
+    }),
+    progress: t.exposeInt('progress', { description: 'Percent of the rows written.' }),
+    rowCount: t.exposeInt('rowCount'),
+    error: t.exposeString('error', { nullable: true }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    startedAt: t.expose('startedAt', { type: 'DateTime', nullable: true }),
+    completedAt: t.expose('completedAt', { type: 'DateTime', nullable: true }),
+    downloadUrl: t.string({
+      nullable: true,
+      description: 'Where the finished file streams from (null until completed).',
+      resolve: (job) => (job.status === 'completed' ? `/api/v1/reports/${formatId('report', job.id)}/download` : null),
+    }),
+  }),
+});
+
+const GenerateReportInput = builder.inputType('GenerateReportInput', {
+  fields: (t) => ({
+    vertical: t.field({ type: Vertical, required: true }),
+    recordType: t.field({
+      type: ReportRecordType,
+      required: false,
+      description: 'Defaults to the vertical’s main records: companies, properties or attorneys.',
+    }),
+    filters: t.field({ type: 'JSON', required: false, description: 'The list route’s filters, by their REST names.' }),
+    format: t.field({ type: ReportFormat, required: false, defaultValue: 'csv' }),
+    fields: t.stringList({ required: false, description: 'Record fields to include (REST names); all by default.' }),
+  }),
+});
+
+const generateInput = z.object({
+  vertical: z.enum(VERTICAL_VALUES),
+  recordType: z.enum(RECORD_TYPE_NAMES).optional(),
+  filters: z.record(z.string(), z.unknown(), { message: 'must be a JSON object' }).optional(),
+  format: z.enum(REPORT_FORMATS).default('csv'),
+  fields: z.array(z.string()).max(50, 'must name at most 50 fields').optional(),
+});
+
+/**
+ * Checks a report request the way the list route checks its query: the same filter names (snake_case, as in
+ * the query string) and the same validation, by the list's own `where` function.
+ */
+export function validateReportRequest(input: Record<string, unknown>) {
+  const request = parseArguments(generateInput, withoutNulls(input));
+  const recordType = request.recordType ?? PRIMARY_RECORD_TYPE[request.vertical];
+  const type = RECORD_TYPES[recordType];
+  if (type.vertical !== request.vertical) {
+    throw new BadRequestError({ recordType: `${recordType} are not records of the ${request.vertical} vertical` });
+  }
+  const details: Record<string, string> = {};
+  const filters: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(request.filters ?? {})) {
+    const argument = camelCase(name);
+    if (!type.filters.includes(argument)) details[`filters.${name}`] = `is not a filter of ${recordType}`;
+    else if (value !== null) filters[argument] = value;
+  }
+  const unknownFields = (request.fields ?? []).filter((field) => !(field in type.fields));
+  if (unknownFields.length) details.fields = `unknown fields ${unknownFields.join(', ')}; ${recordType} have ${Object.keys(type.fields).join(', ')}`;
+  if (Object.keys(details).length) throw new BadRequestError(details);
+  try {
+    type.where(filters);
+  } catch (error) {
+    if (!(error instanceof ApiError) || !error.details) throw error;
+    throw new BadRequestError(
+      Object.fromEntries(Object.entries(error.details).map(([name, problem]) => [`filters.${snakeCase(name)}`, problem])),
+    );
+  }
+  return { vertical: request.vertical, recordType, filters, format: request.format, fields: request.fields ?? [] };
+}
+
+const ReportSort = defineSort(builder, 'ReportSort', { created_at: 'createdAt', id: 'id' }, { field: 'createdAt', direction: 'desc' });
+
+const ReportPage = builder.objectRef<RecordPage<{ accountId: string; status?: string }>>('ReportPage').implement({
+  fields: (t) => ({
+    nodes: t.prismaField({
+      type: [ReportJob],
+      resolve: (query, page, _args, context) =>
+        context.db.prisma.reportJob.findMany({ ...query, where: page.where, orderBy: page.orderBy, skip: page.skip, take: page.take }),
+    }),
+    pageInfo: t.field({ type: PageInfo, resolve: (page) => page.pageInfo }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  report: t.prismaField({
+    type: ReportJob,
+    nullable: true,
+    args: { id: t.arg.string({ required: true }) },
+    resolve: (_query, _root, args, context) => findOwnedReport(context, args.id),
+  }),
+  reports: t.field({
+    type: ReportPage,
+    description: 'The caller’s report jobs, newest first.',
+    args: {
+      status: t.arg({ type: ReportStatus, required: false }),
+      sort: t.arg({ type: ReportSort.ref, required: false }),
+      page: t.arg.int({ required: false }),
+      perPage: t.arg.int({ required: false }),
+    },
+    resolve: (_root, args, context) =>
+      recordPage({ accountId: accountOf(context), status: args.status ?? undefined }, ReportSort.toOrder(args.sort), args, (where) =>
+        context.db.prisma.reportJob.count({ where }),
+      ),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  generateReport: t.prismaField({
+    type: ReportJob,
+    description: 'Queues a report of one record type’s filtered records; a worker writes the file.',
+    args: { input: t.arg({ type: GenerateReportInput, required: true }) },
+    resolve: async (query, _root, { input }, context) => {
+      const accountId = accountOf(context);
+      const request = validateReportRequest(input);
+      const job = await context.db.prisma.reportJob.create({
+        ...query,
+        data: { accountId, ...request, filters: request.filters as object },
+      });
+      notifyJobQueued();
+      return job;
+    },
+  }),
+}));
