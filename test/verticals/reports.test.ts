@@ -3,7 +3,7 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createServer } from '../../gateway/server.ts';
 import { claimJob, heartbeat } from '../../subgraphs/verticals/reports/queue.ts';
 import { startTestService } from '../support/service.ts';
@@ -46,6 +46,11 @@ async function waitForReport(id: string, until: (job: { status: string; rowCount
   return response.body.data;
 }
 
+/** generateReport is limited per account (10 an hour), so each test speaks for an account of its own. */
+async function newAccount() {
+  ({ key, accountId } = await service.createKey());
+}
+
 const generate = (body: unknown, as = key) => service.request('POST', '/api/v1/reports/generate', { key: as, body });
 
 /** Minimal RFC 4180 reader for the test's own check of the writer. */
@@ -67,6 +72,8 @@ function parseCsv(text: string): string[][] {
   }
   return rows;
 }
+
+beforeEach(newAccount);
 
 describe('POST /api/v1/reports/generate', () => {
   it('queues a job (202, queued) and a worker writes the filtered records as CSV, the list route’s records', async () => {

@@ -29,8 +29,14 @@ export async function openReportFile(path: string, format: 'csv' | 'json', colum
   await mkdir(dirname(path), { recursive: true });
   const partial = `${path}.partial`;
   const stream = createWriteStream(partial);
+  // A write error (disk full) fails the next write; an abort's own error is expected and dropped.
+  let failure: Error | undefined;
+  stream.on('error', (error) => {
+    failure ??= error;
+  });
   let first = true;
   const put = async (text: string) => {
+    if (failure) throw failure;
     if (!stream.write(text)) await once(stream, 'drain');
   };
   await put(format === 'csv' ? `${columns.map(csvCell).join(',')}\n` : '[');
@@ -44,6 +50,7 @@ export async function openReportFile(path: string, format: 'csv' | 'json', colum
       if (format === 'json') await put(first ? ']\n' : '\n]\n');
       stream.end();
       await once(stream, 'finish');
+      if (failure) throw failure;
       await rename(partial, path);
     },
     async abort() {
