@@ -72,7 +72,7 @@ async function openConfigured(mode: Mode): Promise<Database> {
     const hint = url
       ? 'check that the server is running and the URL is right'
       : 'only one process may open it at a time: stop the server (npm start) and any other import, then retry';
-    throw new Error(`cannot open ${where}: ${(error as Error).message}; ${hint}`);
+    throw new Error(`cannot open ${where}: ${(error as Error).message}; ${hint}`, { cause: error });
   }
 }
 
