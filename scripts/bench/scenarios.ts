@@ -1,6 +1,6 @@
 /**
  * What the bench measures. REST scenarios are a table: a route added later by anyone needs one line per filter
- * shape here (main.ts warns about list routes of gateway/rest/*-routes.ts that have none).
+ * shape here (main.ts names the GET routes without path parameters of gateway/rest/*-routes.ts that have none).
  */
 export interface RestScenario {
   path: string;
@@ -40,6 +40,18 @@ export const REST_SCENARIOS: RestScenario[] = [
   { path: SIGNALS, kind: 'deep page', query: 'page=100&limit=50' },
   { path: TRADES, kind: 'documented', query: 'chamber=senate&party=D' },
   { path: TRADES, kind: 'unselective', query: '' },
+  // Searches carry a per-account field limit (30 a minute, docs/api.md): under load most answers are 429s.
+  { path: '/api/v1/search', kind: 'selective', query: 'q=acme' },
+  { path: '/api/search', kind: 'documented', query: 'q=AAPL' },
+  { path: '/api/search/members', kind: 'selective', query: 'q=lang' },
+  { path: '/api/v1/leads', kind: 'unselective', query: '' },
+  { path: '/api/congressional-trades/summary', kind: 'unselective', query: '' },
+  { path: '/api/leads/convergence', kind: 'unselective', query: '' },
+  { path: '/api/watchlist', kind: 'unselective', query: '' },
+  { path: '/api/briefings', kind: 'unselective', query: '' },
+  { path: '/api/signals/macro/yield-curve', kind: 'unselective', query: '' },
+  { path: '/api/signals/macro/indicators', kind: 'unselective', query: '' },
+  { path: '/api/stats/public', kind: 'unselective', query: '' },
 ];
 
 /** The companies page every layer serves in the side-by-side: the documented example of the REST route. */
