@@ -112,18 +112,29 @@ export class Rng {
 
   /** A version-4 UUID drawn from this generator, so ids repeat with the seed. */
   uuid(): string {
-    const hex = (value: number) => value.toString(16).padStart(8, '0');
-    const w1 = hex(this.next32());
-    const w2 = hex(((this.next32() & 0xffff0fff) | 0x00004000) >>> 0);
-    const w3 = hex(((this.next32() & 0x3fffffff) | 0x80000000) >>> 0);
-    const w4 = hex(this.next32());
+    const w1 = hex8(this.next32());
+    const w2 = hex8((this.next32() & 0xffff0fff) | 0x00004000);
+    const w3 = hex8((this.next32() & 0x3fffffff) | 0x80000000);
+    const w4 = hex8(this.next32());
     return `${w1}-${w2.slice(0, 4)}-${w2.slice(4)}-${w3.slice(0, 4)}-${w3.slice(4)}${w4}`;
   }
 }
 
+const HEX_BYTES = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+
+/** Eight hex digits of a 32-bit value, by byte lookup (UUIDs are drawn per row). */
+function hex8(value: number): string {
+  return (
+    (HEX_BYTES[(value >>> 24) & 0xff] as string) +
+    (HEX_BYTES[(value >>> 16) & 0xff] as string) +
+    (HEX_BYTES[(value >>> 8) & 0xff] as string) +
+    (HEX_BYTES[value & 0xff] as string)
+  );
+}
+
 /** Picks from weighted entries in O(log n): cumulative weights and a binary search. */
 export class Weighted<T> {
-  private readonly values: T[];
+  readonly values: readonly T[];
   private readonly cumulative: Float64Array;
 
   constructor(entries: ReadonlyArray<readonly [T, number]>) {

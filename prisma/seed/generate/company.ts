@@ -1,5 +1,5 @@
 import type { Row } from '../copy.ts';
-import { addDays, clamp, type SeedContext } from '../context.ts';
+import { addDays, clamp, isoDay, type SeedContext } from '../context.ts';
 import { STATES, stateInfo, type StateInfo } from '../data/geo.ts';
 import { INDUSTRIES, industryOf, type Industry } from '../data/industries.ts';
 import { TICKERS, listedCount, type Ticker } from '../data/tickers.ts';
@@ -58,6 +58,17 @@ export function listedCore(ctx: SeedContext, id: number, listed: Ticker): Compan
   };
 }
 
+const brandDomains = new Map<string, Map<string, string>>();
+
+/** `harborlabs.com` for Harbor + Labs; memoised by the pooled words, as it is needed for every company. */
+function brandDomain(brand: string, noun: string): string {
+  let byNoun = brandDomains.get(brand);
+  if (!byNoun) brandDomains.set(brand, (byNoun = new Map()));
+  let domain = byNoun.get(noun);
+  if (domain === undefined) byNoun.set(noun, (domain = domainOf(`${brand}${noun}`)));
+  return domain;
+}
+
 export function companyCore(ctx: SeedContext, id: number): CompanyCore {
   const listed = id <= listedCount(ctx.scale) ? TICKERS[id - 1] : undefined;
   if (listed) return listedCore(ctx, id, listed);
@@ -68,7 +79,7 @@ export function companyCore(ctx: SeedContext, id: number): CompanyCore {
   const noun = rng.pick(industry.nouns);
   const employees = clamp(Math.round(rng.logNormal(industry.employeesMedian, 1.3)), 1, 250_000);
   return {
-    id, name: `${brand} ${noun}${suffixPicker.pick(rng)}`, domain: domainOf(`${brand}${noun}`), industry,
+    id, name: `${brand} ${noun}${suffixPicker.pick(rng)}`, domain: brandDomain(brand, noun), industry,
     state: place.state.code, city: place.city.name, areaCode: place.city.areaCode, employees, listed: null, rng,
   };
 }
@@ -96,7 +107,7 @@ export function* companyRows(ctx: SeedContext): Generator<Row> {
       ? rng.between(1880, 2012)
       : year - 1 - Math.floor(70 * rng.float() ** 2); // most private companies are young
     const aiScore = clamp(Math.round(55 + company.industry.aiBias + 18 * rng.normal()), 0, 100);
-    const createdAt = addDays(ctx.anchor, -rng.between(1, 1000));
+    const createdAt = isoDay(addDays(ctx.anchor, -rng.between(1, 1000))); // midnight: the day is enough
     const { count, contact } = decisionMaker(ctx, company);
     yield [
       company.id, company.name, company.industry.token, company.industry.name, revenueUsd, company.employees,

@@ -42,6 +42,8 @@ function optionContract(rng: Rng, tradeDate: Date, price: number): { kind: 'Call
   return { kind, detail: `${kind}, strike $${strike}, expires ${expiry}` };
 }
 
+const AMOUNT_BOUNDS = new Map(AMOUNT_RANGES.values.map((range) => [range, parseAmountRange(range)] as const));
+
 export function tradeCount(scale: number): number {
   return Math.max(300, Math.round(scale / 2));
 }
@@ -64,7 +66,7 @@ export function* congressionalTradeRows(ctx: SeedContext): Generator<Row> {
     if (lag > daysAgo) lag = rng.between(1, daysAgo);
     const option = rng.chance(0.15) ? optionContract(rng, addDays(ctx.anchor, -daysAgo), basePrice(ctx, ticker.ticker)) : null;
     const amountRange = AMOUNT_RANGES.pick(rng);
-    const { low, high } = parseAmountRange(amountRange);
+    const { low, high } = AMOUNT_BOUNDS.get(amountRange) ?? parseAmountRange(amountRange);
     const tradeDate = addDays(ctx.anchor, -daysAgo);
     const disclosureDate = addDays(tradeDate, lag);
     const house = member.chamber === 'house';
