@@ -42,7 +42,6 @@ async function main(): Promise<number> {
   }
   const db = await openConfigured(values.database);
   try {
-    await applyMigrations(db);
     if (command === 'rejects') {
       const source = rest[0];
       if (!source) throw new Error('rejects: name the source, e.g. `import -- rejects house-trades`');
@@ -62,12 +61,19 @@ async function main(): Promise<number> {
   }
 }
 
-/** The database the server uses for this mode (DATABASE_URL / SANDBOX_DATABASE_URL, or PGlite under DATA_DIR). */
+/**
+ * The database the server uses for this mode (DATABASE_URL / SANDBOX_DATABASE_URL, or PGlite under DATA_DIR),
+ * migrated. A PostgreSQL pool connects on its first query, so a bad server shows up in the migration step.
+ */
 async function openConfigured(mode: Mode): Promise<Database> {
   const url = mode === 'live' ? env.DATABASE_URL : env.SANDBOX_DATABASE_URL;
+  let db: Database | undefined;
   try {
-    return await openDatabase({ mode, url, dataDir: env.dataDir });
+    db = await openDatabase({ mode, url, dataDir: env.dataDir });
+    await applyMigrations(db);
+    return db;
   } catch (error) {
+    await db?.close().catch(() => undefined);
     const where = url ? 'the PostgreSQL server' : `the PGlite data directory ${env.dataDir}/${mode}`;
     const hint = url
       ? 'check that the server is running and the URL is right'
