@@ -29,6 +29,9 @@ const db = await openDatabase({ mode: 'live', url: values.url });
 // The bench key's viewer: the subgraph trusts it as it trusts the gateway's header.
 const viewer: Viewer = { accountId: 'bench', plan: 'institutional', mode: 'live' };
 
+/** GraphQL requests served, so the bench can tell how many subgraph fetches a gateway makes per request. */
+let graphqlRequests = 0;
+
 // Parse and validate once per distinct document, as any production GraphQL server does.
 const documents = new Map<string, DocumentNode>();
 function documentOf(query: string): DocumentNode {
@@ -57,7 +60,9 @@ function send(response: ServerResponse, status: number, body: unknown) {
 async function handle(request: IncomingMessage, response: ServerResponse) {
   const url = new URL(request.url ?? '/', 'http://localhost');
   if (url.pathname === '/health') return send(response, 200, { status: 'ok' });
+  if (url.pathname === '/stats') return send(response, 200, { graphqlRequests });
   if (url.pathname === '/graphql' && request.method === 'POST') {
+    graphqlRequests++;
     const body = await readJson(request);
     const contextValue: RequestContext = { viewer, db, loaders: new Map() };
     const result = await execute({

@@ -21,6 +21,8 @@ export interface LoadResult {
   mean: number;
   /** Responses that were not 2xx, connection errors and timeouts: a scenario with any is not a number. */
   failures: number;
+  /** Requests sent during the warm-up (with `requests`, all the traffic the target saw). */
+  warmupRequests?: number;
 }
 
 /** Runs autocannon once, keeping each response time so p95 is exact (autocannon reports p90 and p97.5). */
@@ -51,8 +53,8 @@ async function measure(options: LoadOptions, duration: number): Promise<LoadResu
 }
 
 export async function runLoad(options: LoadOptions): Promise<LoadResult> {
-  if (options.warmup > 0) await measure(options, options.warmup);
-  return measure(options, options.duration);
+  const warmup = options.warmup > 0 ? await measure(options, options.warmup) : undefined;
+  return { ...(await measure(options, options.duration)), warmupRequests: warmup?.requests ?? 0 };
 }
 
 function round(value: number): number {

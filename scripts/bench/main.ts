@@ -147,13 +147,13 @@ async function benchScale(scale: number): Promise<ScaleResult> {
     if (parts.has('federated')) {
       const remote = await startGateway('gateway-url-mode', url, subgraphs);
       try {
-        federated.push(await measure('our gateway, subgraphs over HTTP', 'federated query', graphqlPost(remote.url, FEDERATED_QUERY, {}, key), settings));
+        federated.push(await countingFetches([verticals, markets], () => measure('our gateway, subgraphs over HTTP', 'federated query', graphqlPost(remote.url, FEDERATED_QUERY, {}, key), settings)));
       } finally {
         await remote.stop();
       }
       const hive = await startHiveGateway(subgraphs);
       try {
-        federated.push(await measure('Hive Gateway, subgraphs over HTTP', 'federated query', graphqlPost(hive.url, FEDERATED_QUERY, {}), settings));
+        federated.push(await countingFetches([verticals, markets], () => measure('Hive Gateway, subgraphs over HTTP', 'federated query', graphqlPost(hive.url, FEDERATED_QUERY, {}), settings)));
       } finally {
         await hive.stop();
       }
@@ -176,6 +176,20 @@ async function benchScale(scale: number): Promise<ScaleResult> {
     layers,
     federated,
   };
+}
+
+/** Subgraph requests the layer servers receive while `run` measures: federated fetches per gateway request. */
+async function countingFetches(servers: ServerProcess[], run: () => Promise<Measurement>): Promise<Measurement> {
+  const served = async () => {
+    const counts = await Promise.all(servers.map((server) => fetch(`${server.url}/stats`).then((r) => r.json() as Promise<{ graphqlRequests: number }>)));
+    return counts.reduce((sum, count) => sum + count.graphqlRequests, 0);
+  };
+  const before = await served();
+  const line = await run();
+  const sent = (line.result?.requests ?? 0) + (line.result?.warmupRequests ?? 0);
+  // The sanity request before the load is one more gateway request.
+  if (sent > 0) line.subgraphFetchesPerRequest = round((await served() - before) / (sent + 1));
+  return line;
 }
 
 function round(value: number) {

@@ -8,6 +8,8 @@ export interface Measurement {
   /** `total` as the first response reported it (shows the filter's selectivity). */
   total?: number;
   result?: LoadResult;
+  /** Federated lines: requests the subgraph servers received per gateway request (fetches, after deduplication). */
+  subgraphFetchesPerRequest?: number;
   /** Why there is no number: the sanity request failed, or the load saw failures. */
   error?: string;
 }
