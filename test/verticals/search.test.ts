@@ -1,0 +1,150 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SEARCH_SOURCES } from '../../subgraphs/verticals/search/sources.ts';
+import { startTestService } from '../support/service.ts';
+import type { TestService } from '../support/service.ts';
+
+let service: TestService;
+
+beforeAll(async () => {
+  service = await startTestService({ sandboxScale: 300, liveScale: 300 });
+});
+afterAll(() => service?.stop());
+
+/** Query.search is limited per account per minute: each test searches as an account of its own. */
+async function searcher() {
+  const { key } = await service.createKey();
+  return (query: string) => service.get(`/api/v1/search?${query}`, key);
+}
+
+interface Hit {
+  vertical: string;
+  type: string;
+  id: string;
+  title: string;
+  subtitle: string;
+  score: number;
+}
+
+describe('GET /api/v1/search', () => {
+  it('finds a firm by its name in any case, with a typo, ranked first, naming vertical, type, id and title', async () => {
+    const search = await searcher();
+    const [firm] = await service.databases.sandbox.sql.query<{ id: number; name: string }>(
+      `SELECT id, name FROM firms WHERE length(name) > 12 ORDER BY id LIMIT 1`,
+    );
+    const exact = await search(`q=${encodeURIComponent(firm!.name)}`);
+    expect(exact.status).toBe(200);
+    expect(Object.keys(exact.body).sort()).toEqual(['data', 'pagination', 'success']);
+    expect(exact.body.data[0]).toMatchObject({ vertical: 'legal', type: 'firm', id: `firm_${firm!.id}`, title: firm!.name });
+    for (const hit of exact.body.data as Hit[]) {
+      expect(Object.keys(hit)).toEqual(['vertical', 'type', 'id', 'title', 'subtitle', 'score']);
+      expect(typeof hit.score).toBe('number');
+    }
+    const scores = exact.body.data.map((hit: Hit) => hit.score);
+    expect(scores).toEqual([...scores].sort((a: number, b: number) => b - a));
+
+    // One letter wrong, one dropped, shouting: still found.
+    const word = firm!.name.split(' ')[0]!;
+    const typo = `${word.slice(0, 2)}${word[3] ?? ''}${word[2] ?? ''}${word.slice(4)}`.toUpperCase();
+    const fuzzy = await search(`q=${encodeURIComponent(`${typo} ${firm!.name.split(' ').slice(1).join(' ')}`)}&verticals=legal`);
+    expect(fuzzy.body.data.map((hit: Hit) => hit.id)).toContain(`firm_${firm!.id}`);
+  });
+
+  it('searches every vertical by default and only the named ones when asked', async () => {
+    const search = await searcher();
+    const [owner] = await service.databases.sandbox.sql.query<{ name: string }>(
+      `SELECT split_part(name, ' ', 1) AS name FROM owners WHERE owner_type = 'individual' ORDER BY id LIMIT 1`,
+    );
+    const everywhere = await search(`q=${encodeURIComponent(owner!.name)}&per_page=100`);
+    const verticals = new Set(everywhere.body.data.map((hit: Hit) => hit.vertical));
+    expect(verticals.size).toBeGreaterThan(1);
+    const onlyTwo = await search(`q=${encodeURIComponent(owner!.name)}&verticals=b2b,legal&per_page=100`);
+    expect(onlyTwo.body.data.length).toBeGreaterThan(0);
+    for (const hit of onlyTwo.body.data as Hit[]) expect(['b2b', 'legal']).toContain(hit.vertical);
+    for (const hit of everywhere.body.data as Hit[]) {
+      const prefix = { company: 'b2b', contact: 'contact', property: 'prop', owner: 'owner', attorney: 'atty', firm: 'firm' }[hit.type];
+      expect(hit.id.startsWith(`${prefix}_`)).toBe(true);
+    }
+  });
+
+  it('finds a property by a part of its address and a person by last name', async () => {
+    const search = await searcher();
+    const [property] = await service.databases.sandbox.sql.query<{ id: number; address: string }>(
+      `SELECT id, address FROM properties ORDER BY id LIMIT 1`,
+    );
+    const response = await search(`q=${encodeURIComponent(property!.address.split(',')[0]!.toLowerCase())}&verticals=realestate`);
+    expect(response.body.data.map((hit: Hit) => hit.id)).toContain(`prop_${property!.id}`);
+    const [attorney] = await service.databases.sandbox.sql.query<{ id: number; first_name: string; last_name: string }>(
+      `SELECT id, first_name, last_name FROM attorneys ORDER BY id LIMIT 1`,
+    );
+    const byName = await search(`q=${encodeURIComponent(`${attorney!.first_name} ${attorney!.last_name}`)}&verticals=legal`);
+    expect(byName.body.data[0]).toMatchObject({ id: `atty_${attorney!.id}`, type: 'attorney', title: `${attorney!.first_name} ${attorney!.last_name}` });
+  });
+
+  it('pages through the hits without overlap', async () => {
+    const search = await searcher();
+    const [common] = await service.databases.sandbox.sql.query<{ name: string }>(
+      `SELECT last_name AS name FROM contacts GROUP BY last_name ORDER BY count(*) DESC, last_name LIMIT 1`,
+    );
+    const q = encodeURIComponent(common!.name);
+    const all = await search(`q=${q}&per_page=20`);
+    const total = all.body.pagination.total;
+    expect(total).toBeGreaterThan(10);
+    const first = await search(`q=${q}&per_page=5`);
+    const second = await search(`q=${q}&per_page=5&page=2`);
+    expect([...first.body.data, ...second.body.data].map((hit: Hit) => hit.id)).toEqual(
+      all.body.data.slice(0, 10).map((hit: Hit) => hit.id),
+    );
+    expect(second.body.pagination).toMatchObject({ page: 2, per_page: 5, total, total_pages: Math.ceil(total / 5) });
+    const past = await search(`q=${q}&per_page=100&page=${Math.ceil(total / 100) + 1}`);
+    expect(past.body.data).toEqual([]);
+  });
+
+  it.each([
+    ['', 'q'],
+    ['q=', 'q'],
+    ['q=%20%20', 'q'],
+    [`q=${'a'.repeat(101)}`, 'q'],
+    ['q=smith&verticals=space', 'verticals'],
+    ['q=smith&per_page=101', 'per_page'],
+    ['q=smith&page=0', 'page'],
+    ['q=smith&page=11&per_page=100', 'page'],
+    ['q=smith&sort=score', 'sort'],
+  ])('answers %s with a 400 naming %s', async (query, parameter) => {
+    const search = await searcher();
+    const response = await search(query);
+    expect(response.status).toBe(400);
+    expect(response.body.error).toBe('invalid_parameter');
+    expect(Object.keys(response.body.details)).toEqual([parameter]);
+  });
+
+  it('is the same search in GraphQL, with the records behind the hits', async () => {
+    const { key } = await service.createKey();
+    const rest = await service.get('/api/v1/search?q=law&verticals=legal', key);
+    const data = await service.graphql(
+      `{ search(q: "law", verticals: "legal") { nodes { id type record { __typename ... on Firm { id name } ... on Attorney { id name } } } pageInfo { total } } }`,
+      {},
+      key,
+    );
+    expect(data.search.nodes.map((hit: { id: string }) => hit.id)).toEqual(rest.body.data.map((hit: Hit) => hit.id));
+    expect(data.search.pageInfo.total).toBe(rest.body.pagination.total);
+    for (const hit of data.search.nodes) expect(hit.record.id).toBe(hit.id);
+  });
+});
+
+describe('search indexes', () => {
+  it.each(SEARCH_SOURCES.map((source) => [source.table, source]))('a trigram and a full-text index serve %s', async (_table, source) => {
+    const db = service.databases.sandbox;
+    const text = `verticals_search_text(${source.text})`;
+    const plans = await db.prisma.$transaction(async (tx) => {
+      await tx.$queryRawUnsafe(`SELECT set_config('enable_seqscan', 'off', true)`);
+      const trigram = await tx.$queryRawUnsafe<{ 'QUERY PLAN': string }[]>(`EXPLAIN SELECT id FROM ${source.table} WHERE ${text} %> 'smith'`);
+      const words = await tx.$queryRawUnsafe<{ 'QUERY PLAN': string }[]>(
+        `EXPLAIN SELECT id FROM ${source.table} WHERE to_tsvector('simple', ${text}) @@ plainto_tsquery('simple', 'smith')`,
+      );
+      return [trigram, words].map((plan) => plan.map((row) => row['QUERY PLAN']).join('\n'));
+    });
+    expect(plans[0]).toContain(`${source.table}_`);
+    expect(plans[0]).toMatch(/search_trgm_idx/);
+    expect(plans[1]).toMatch(/search_fts_idx/);
+  });
+});
