@@ -43,13 +43,11 @@ function parseCli() {
 
 /** One progress line per table per second, and always the table's last line. */
 function progressPrinter() {
-  let lastTable = '';
-  let lastPrinted = 0;
+  const lastPrinted = new Map<string, number>(); // tables load side by side on PostgreSQL
   return (progress: SeedProgress) => {
     const now = performance.now();
-    if (progress.table === lastTable && now - lastPrinted < 1000 && !progress.done) return;
-    lastTable = progress.table;
-    lastPrinted = now;
+    if (now - (lastPrinted.get(progress.table) ?? -Infinity) < 1000 && !progress.done) return;
+    lastPrinted.set(progress.table, now);
     const rate = progress.rowsPerSecond.toLocaleString('en-US');
     const rows = progress.rows.toLocaleString('en-US').padStart(12);
     const total = progress.done ? 'done' : `of ~${progress.total.toLocaleString('en-US')}`;

@@ -33,6 +33,18 @@ export const SEED_TABLES = [
 ] as const;
 export type SeedTable = (typeof SEED_TABLES)[number];
 
+/**
+ * Tables that must load in order (children after parents, briefings after signals). Chains are independent
+ * of one another, so PostgreSQL can load several side by side; they are listed largest first (the companies
+ * chain is ~4 rows per scale unit, the others ~1-1.5) so two workers finish together.
+ */
+export const LOAD_CHAINS: readonly (readonly SeedTable[])[] = [
+  ['companies', 'contacts'],
+  ['members', 'company_profiles', 'daily_prices', 'signals', 'congressional_trades', 'yield_curve_points', 'macro_indicators', 'briefings'],
+  ['owners', 'properties'],
+  ['firms', 'attorneys'],
+];
+
 function count(items: Iterable<unknown>): number {
   let total = 0;
   for (const _ of items) total++;
