@@ -61,14 +61,25 @@ function parseCsv(text: string): string[][] {
   let quoted = false;
   for (let i = 0; i < text.length; i++) {
     const char = text[i]!;
-    if (quoted) {
-      if (char === '"' && text[i + 1] === '"') (cell += '"'), i++;
-      else if (char === '"') quoted = false;
-      else cell += char;
-    } else if (char === '"') quoted = true;
-    else if (char === ',') row.push(cell), (cell = '');
-    else if (char === '\n') row.push(cell), rows.push(row), (row = []), (cell = '');
-    else cell += char;
+    if (quoted && char === '"' && text[i + 1] === '"') {
+      cell += '"';
+      i++;
+    } else if (quoted && char === '"') {
+      quoted = false;
+    } else if (quoted) {
+      cell += char;
+    } else if (char === '"') {
+      quoted = true;
+    } else if (char === ',' || char === '\n') {
+      row.push(cell);
+      cell = '';
+      if (char === '\n') {
+        rows.push(row);
+        row = [];
+      }
+    } else {
+      cell += char;
+    }
   }
   return rows;
 }
