@@ -71,8 +71,8 @@ async function load(db: Database, table: TableLoad, onProgress: SeedOptions['onP
 
 /**
  * How many chains load at once. On PostgreSQL each COPY is a server process of its own and the server, not
- * this generator, is the slower side (a third of the CPU time per row here), so one chain per core keeps both
- * busy; PGlite has a single connection.
+ * this generator, is the slower side (the generator needs about a third of the server's CPU time per row),
+ * so one chain per core keeps every core busy; PGlite has a single connection.
  */
 function loadWorkers(db: Database): number {
   return db.engine === 'postgres' ? Math.min(LOAD_CHAINS.length, Math.max(2, availableParallelism())) : 1;

@@ -28,7 +28,7 @@ export function mix32(value: number): number {
   return x >>> 0;
 }
 
-/** A Faker instance of its own for one table, so its output never depends on another table's calls. */
+/** A Faker instance of its own for one stream (the word pools), so no other caller shifts its output. */
 export function createFaker(seed: number, stream: string): Faker {
   const faker = new Faker({ locale: [en] });
   faker.seed(mix32(seed ^ hashString(stream)));
