@@ -54,6 +54,8 @@ export function registerRestRoutes(app: FastifyInstance, routes: readonly RestRo
           { contextValue: deps.contextFor(request) },
         );
         if (response.body.kind !== 'single') throw new Error('incremental delivery is not used by REST routes');
+        // Headers set while the operation ran (a field's own rate limit sets Retry-After) belong to the reply.
+        for (const [name, value] of response.http.headers) reply.header(name, value);
         const { data, errors } = response.body.singleResult;
         if (errors?.length) return sendError(reply, errors[0] as GraphQLFormattedError, parameterOf);
         const result = data as Record<string, unknown>;
@@ -106,11 +108,21 @@ function readBody(body: unknown): Record<string, unknown> {
   return body as Record<string, unknown>;
 }
 
+/**
+ * The name a client used for an argument: its query or path parameter, else the documented snake_case body
+ * field (`input.recordId` → `record_id`).
+ */
+function restName(argument: string, parameterOf: Map<string, string>): string {
+  const parameter = parameterOf.get(argument);
+  if (parameter) return parameter;
+  return argument.replace(/^input\./, '').replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+}
+
 function sendError(reply: FastifyReply, error: GraphQLFormattedError, parameterOf: Map<string, string>) {
   const { status, body } = errorBodyOf(error);
   if (body.details) {
     body.details = Object.fromEntries(
-      Object.entries(body.details).map(([argument, problem]) => [parameterOf.get(argument) ?? argument, problem]),
+      Object.entries(body.details).map(([argument, problem]) => [restName(argument, parameterOf), problem]),
     );
     body.message = `Invalid parameter: ${Object.keys(body.details).join(', ')}.`;
   }

@@ -63,7 +63,7 @@ describe('watchlist', () => {
     const { key } = await service.createKey();
     expectError(await service.request('POST', '/api/watchlist', { key, body: {} }), 400, 'invalid_parameter', ['ticker']);
     expectError(await service.request('POST', '/api/watchlist', { key, body: { ticker: 'ABCDEFGHIJKL' } }), 400, 'invalid_parameter', ['ticker']);
-    expectError(await service.request('POST', '/api/watchlist', { key, body: { ticker: 'NVDA', company_name: '' } }), 400, 'invalid_parameter', ['companyName']);
+    expectError(await service.request('POST', '/api/watchlist', { key, body: { ticker: 'NVDA', company_name: '' } }), 400, 'invalid_parameter', ['company_name']);
     expectError(await service.request('POST', '/api/watchlist', { key, body: [1] }), 400, 'invalid_parameter', ['body']);
     expectError(await service.get('/api/watchlist/%24%24', key), 400, 'invalid_parameter', ['ticker']);
     expectError(await service.request('GET', '/api/watchlist'), 401, 'unauthorized');

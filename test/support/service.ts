@@ -49,7 +49,8 @@ export async function startTestService(options: ServiceOptions = {}): Promise<Te
   const store = await createTestDatabases({ ...options, onQuery: (sql) => queries.push(sql) });
   let app: FastifyInstance | undefined;
   try {
-    app = await createServer({ ...options.server, databases: store.databases });
+    // Report files go to the test's own folder, removed with it.
+    app = await createServer({ dataDir: store.dataDir, ...options.server, databases: store.databases });
     await app.listen({ port: 0, host: '127.0.0.1' });
   } catch (error) {
     await app?.close();

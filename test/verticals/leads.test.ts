@@ -62,8 +62,8 @@ describe('POST /api/v1/leads', () => {
     [{ record_id: 'b2b_1', tags: 'hot' }, 'tags'],
     [{ record_id: 'b2b_1', tags: [1, 2] }, 'tags'],
     [{ record_id: 'b2b_1', colour: 'red' }, 'colour'],
-    [{ record_id: 'banana' }, 'recordId'],
-    [{ record_id: 'lead_1' }, 'recordId'],
+    [{ record_id: 'banana' }, 'record_id'],
+    [{ record_id: 'lead_1' }, 'record_id'],
     [{ record_id: 'b2b_1', notes: 'x'.repeat(2001) }, 'notes'],
     [{ record_id: 'b2b_1', tags: ['ok', ''] }, 'tags.1'],
   ])('rejects %j with a 400 naming %s', async (body, parameter) => {
