@@ -13,19 +13,30 @@ export interface PlanRule {
   coordinates: readonly string[];
 }
 
+// Root fields are listed as well as types: a query that selects only a list's totals reaches no record type.
+const RECORD_ROOTS = ['companies', 'contacts', 'properties', 'owners', 'attorneys', 'firms', 'leads'].flatMap((list) => [
+  `Query.${list}`,
+  `Query.${list}Connection`,
+]);
+
 export const PLAN_RULES: readonly PlanRule[] = [
   {
     feature: 'Business, real-estate and legal records, universal search, leads (/api/v1)',
     plan: 'professional',
     coordinates: [
-      'Query.companies', 'Query.companiesConnection', 'Query.company', 'Company.contacts',
-      'Contact.*', 'Property.*', 'Owner.*', 'Attorney.*', 'Firm.*', 'Lead.*', 'Query.search',
+      ...RECORD_ROOTS,
+      'Query.company', 'Query.contact', 'Query.property', 'Query.owner', 'Query.attorney', 'Query.firm', 'Query.lead',
+      'Query.search', 'Company.contacts', 'Contact.*', 'Property.*', 'Owner.*', 'Attorney.*', 'Firm.*', 'Lead.*',
+      'Mutation.saveLead', 'Mutation.updateLead', 'Mutation.updateLeadStatus', 'Mutation.deleteLead',
     ],
   },
-  { feature: 'Report generation and bulk export', plan: 'professional', coordinates: ['Mutation.generateReport', 'ReportJob.*'] },
+  {
+    feature: 'Report generation and bulk export',
+    plan: 'professional',
+    coordinates: ['Mutation.generateReport', 'Query.report', 'Query.reports', 'ReportJob.*'],
+  },
   { feature: 'Convergence leads', plan: 'professional', coordinates: ['Query.convergenceLeads', 'ConvergenceLead.*'] },
   { feature: 'Company profiles (enrich)', plan: 'professional', coordinates: ['Query.companyProfile', 'CompanyProfile.*'] },
-  { feature: 'Webhooks', plan: 'institutional', coordinates: ['Query.webhooks', 'Mutation.createWebhook', 'Webhook.*'] },
 ];
 
 const RANK: Record<Plan, number> = { analyst: 0, professional: 1, institutional: 2 };

@@ -18,8 +18,8 @@ export const OVERAGE_PRICE_PER_CALL = 0.01;
 /** Expensive GraphQL fields: each has its own limit per account, on top of the plan's request limit. */
 export const FIELD_LIMITS: Record<string, { max: number; window: string }> = {
   'Query.search': { max: 30, window: '1m' },
-  'Query.tickerSearch': { max: 30, window: '1m' },
-  'Query.memberSearch': { max: 30, window: '1m' },
+  'Query.ticker': { max: 30, window: '1m' },
+  'Query.members': { max: 30, window: '1m' },
   'Mutation.generateReport': { max: 10, window: '1h' },
 };
 
