@@ -63,7 +63,8 @@ export function createBuilder(): Builder {
     parseValue: (value) => {
       const text = String(value);
       const date = new Date(`${text}T00:00:00Z`);
-      if (!DATE_PATTERN.test(text) || Number.isNaN(date.getTime())) {
+      // The round trip refuses dates JavaScript would roll over (2026-02-30 → March 2).
+      if (!DATE_PATTERN.test(text) || Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== text) {
         throw new BadRequestError({ date: 'must be a date in the form YYYY-MM-DD' });
       }
       return date;
