@@ -4,6 +4,7 @@ import { FIFTY_STATES, type StateInfo } from '../data/geo.ts';
 import { slug } from '../pools.ts';
 import { Rng, Weighted } from '../random.ts';
 import { pickDistinct } from './firm.ts';
+import { foldName } from '../../../subgraphs/markets/names.ts';
 
 /**
  * Members of Congress: 100 senators (two per state) and 41 representatives in population-weighted states.
@@ -53,20 +54,6 @@ const houseStates = new Weighted(FIFTY_STATES.map((state) => [state, state.popul
 /** Seats in the state's House delegation (435 seats by population; at least one). */
 function delegationSize(state: StateInfo): number {
   return Math.max(1, Math.round((state.population * 435) / 334));
-}
-
-/**
- * The name as member search compares it: accents folded, lower case, apostrophes dropped, other punctuation a
- * space (the same rule as the markets subgraph's `foldName` and the SQL `markets_fold_name`).
- */
-export function foldName(name: string): string {
-  return name
-    .normalize('NFD')
-    .replace(/\p{Mn}/gu, '')
-    .toLowerCase()
-    .replace(/['’`]/g, '')
-    .replace(/[^a-z0-9]+/g, ' ')
-    .trim();
 }
 
 const cache = new Map<number, Member[]>();
