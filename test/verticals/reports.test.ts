@@ -162,7 +162,7 @@ describe('POST /api/v1/reports/generate', () => {
     [{ filters: { min_equity: 50 } }, 'vertical'],
     [{ vertical: 'space' }, 'vertical'],
     [{ vertical: 'realestate', format: 'xlsx' }, 'format'],
-    [{ vertical: 'realestate', record_type: 'attorneys' }, 'recordType'],
+    [{ vertical: 'realestate', record_type: 'attorneys' }, 'record_type'],
     [{ vertical: 'realestate', filters: { min_equity: -5 } }, 'filters.min_equity'],
     [{ vertical: 'realestate', filters: { min_equity: 'lots' } }, 'filters.min_equity'],
     [{ vertical: 'realestate', filters: { state: 'XX' } }, 'filters.state'],
