@@ -7,14 +7,15 @@ const DEMO_EMAIL = 'demo@example.com';
 
 /**
  * The sandbox key `npm start` prints. Keys are stored only as hashes, so the key itself is kept in a file
- * under DATA_DIR (readable by this user only) to print the same key on every start.
+ * under DATA_DIR (readable by this user only) to print the same key on every start — until its sandbox
+ * credits are spent, when the next start prints a fresh one.
  */
-export async function ensureDemoKey(control: Database, dataDir: string): Promise<string> {
+export async function ensureDemoKey(control: Database, dataDir: string, sandboxCredits: number): Promise<string> {
   const file = join(dataDir, 'demo-key');
   const saved = (await readFile(file, 'utf8').catch(() => '')).trim();
   if (saved) {
     const row = await control.prisma.apiKey.findUnique({ where: { hash: hashKey(saved) } });
-    if (row && !row.revokedAt) return saved;
+    if (row && !row.revokedAt && row.callsUsed < sandboxCredits) return saved;
   }
   const account =
     (await control.prisma.account.findUnique({ where: { email: DEMO_EMAIL } })) ??

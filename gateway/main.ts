@@ -14,7 +14,7 @@ await app.listen({ port: env.PORT, host: env.HOST });
 const address = app.server.address();
 const port = typeof address === 'object' && address ? address.port : env.PORT;
 const url = `http://localhost:${port}`;
-const demoKey = await ensureDemoKey(databases.live, env.dataDir);
+const demoKey = await ensureDemoKey(databases.live, env.dataDir, env.SANDBOX_CREDITS);
 process.stdout.write(
   [
     '',
