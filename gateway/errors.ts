@@ -2,6 +2,7 @@ import type { GraphQLFormattedError } from 'graphql';
 import { STATUS_BY_CODE, isErrorCode } from '../subgraphs/shared/errors.ts';
 import type { ErrorBody, ErrorCode } from '../subgraphs/shared/errors.ts';
 import { logger } from '../subgraphs/shared/logger.ts';
+import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from './database-unavailable.ts';
 
 /** Apollo's own codes for a query the client got wrong; they become `invalid_parameter`. */
 const CLIENT_ERROR_CODES = new Set([
@@ -25,6 +26,10 @@ export function formatGraphQLError(formatted: GraphQLFormattedError, original: u
   }
   if (typeof code === 'string' && CLIENT_ERROR_CODES.has(code)) {
     return { message: formatted.message, locations: formatted.locations, extensions: { code: 'invalid_parameter' } };
+  }
+  if (isDatabaseUnavailable(original)) {
+    logger.error({ err: original }, 'database unavailable');
+    return { message: DATABASE_UNAVAILABLE_MESSAGE, path: formatted.path, extensions: { code: 'database_unavailable' } };
   }
   logger.error({ err: original, graphqlError: formatted }, 'unexpected GraphQL error');
   return { message: 'An internal error occurred.', path: formatted.path, extensions: { code: 'internal_error' } };

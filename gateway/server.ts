@@ -13,12 +13,14 @@ import { registerAccountRoutes } from './auth/account-routes.ts';
 import { registerGuard } from './auth/guard.ts';
 import { createSessionTokens } from './auth/sessions.ts';
 import type { SessionTokens } from './auth/sessions.ts';
+import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from './database-unavailable.ts';
 import { graphiqlPage, registerGraphiQLAssets, wantsGraphiQL } from './graphiql/route.ts';
 import { createGraphQLServer } from './graphql-server.ts';
 import { createLimits } from './limits/limits.ts';
 import type { Limits } from './limits/limits.ts';
 import { operationGuardPlugin } from './limits/operation-plugin.ts';
 import { registerUsageRoute } from './limits/usage-route.ts';
+import { createUsageMeter } from './limits/usage-meter.ts';
 import type { GraphQLServerOptions } from './graphql-server.ts';
 import { marketsRoutes } from './rest/markets-routes.ts';
 import { registerRestRoutes } from './rest/register.ts';
@@ -45,6 +47,8 @@ export interface ServerOptions extends GraphQLServerOptions {
   dataDir?: string;
   /** Report worker tuning (poll interval, stale-heartbeat timeout, batch size). */
   reportWorker?: Omit<ReportWorkerOptions, 'databases' | 'dataDir'>;
+  /** How often live usage counts are written to the control database (default 1,000 ms; see limits/usage-meter.ts). */
+  usageFlushIntervalMs?: number;
 }
 
 /**
@@ -70,9 +74,12 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   });
 
   // Credentials, rate limits and metering for every non-public route (gateway/auth, gateway/limits).
-  const guard = registerGuard(app, { control, sessions, limits });
+  const meter = createUsageMeter(control, { sandboxCredits: limits.options.sandboxCredits, flushIntervalMs: options.usageFlushIntervalMs });
+  const guard = registerGuard(app, { control, sessions, limits, meter });
   registerAccountRoutes(app, { control, sessions, limits });
-  registerUsageRoute(app);
+  registerUsageRoute(app, meter);
+  // Live usage counted in memory is written before the server (and then its databases) closes.
+  app.addHook('onClose', () => meter.close());
 
   app.setErrorHandler((error: FastifyError, request, reply) => sendError(error, request, reply));
   app.setNotFoundHandler((request, reply) =>
@@ -85,7 +92,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
       await Promise.all(Object.values(databases).map((database) => database.sql.query('SELECT 1')));
       return { status: 'ready' };
     } catch {
-      return reply.status(503).send({ error: 'database_unavailable', message: 'The database is not reachable.' });
+      return reply.status(503).send({ error: 'database_unavailable', message: DATABASE_UNAVAILABLE_MESSAGE });
     }
   });
 
@@ -129,5 +136,8 @@ function sendError(error: FastifyError | ApiError, request: FastifyRequest, repl
       .send({ error: 'invalid_parameter', message: error.message, details: { body: error.message } });
   }
   request.log.error({ err: error }, 'unhandled error');
+  if (isDatabaseUnavailable(error)) {
+    return reply.status(503).send({ error: 'database_unavailable', message: DATABASE_UNAVAILABLE_MESSAGE });
+  }
   return reply.status(500).send({ error: 'internal_error', message: 'An internal error occurred.' });
 }

@@ -1,0 +1,28 @@
+/**
+ * Whether an error means the database could not be reached (a 503 `database_unavailable`, DESIGN.md), as
+ * opposed to a bug (a 500). Looks through Prisma's wrapping, GraphQL's `originalError` and `cause` chains.
+ */
+const PRISMA_CODES = new Set(['P1001', 'P1002', 'P1017', 'P2024']);
+const ADAPTER_KINDS = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout', 'TooManyConnections']);
+// Socket errors, and PostgreSQL's connection-exception (08…) and operator-intervention (57P…) SQLSTATEs.
+const CONNECTION_CODES = /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|08\d{3}|57P0[1-3])$/;
+
+interface ErrorLike {
+  code?: unknown;
+  message?: unknown;
+  meta?: { driverAdapterError?: { cause?: { kind?: unknown } } };
+  cause?: unknown;
+  originalError?: unknown;
+}
+
+export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
+  if (!error || typeof error !== 'object' || depth > 6) return false;
+  const candidate = error as ErrorLike;
+  const code = typeof candidate.code === 'string' ? candidate.code : '';
+  if (PRISMA_CODES.has(code) || CONNECTION_CODES.test(code)) return true;
+  if (ADAPTER_KINDS.has(String(candidate.meta?.driverAdapterError?.cause?.kind))) return true;
+  if (candidate.message === 'PGlite is closed') return true;
+  return isDatabaseUnavailable(candidate.originalError, depth + 1) || isDatabaseUnavailable(candidate.cause, depth + 1);
+}
+
+export const DATABASE_UNAVAILABLE_MESSAGE = 'The database is not reachable. Try again shortly.';
