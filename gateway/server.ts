@@ -76,8 +76,9 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   // Credentials, rate limits and metering for every non-public route (gateway/auth, gateway/limits).
   const meter = createUsageMeter(control, { sandboxCredits: limits.options.sandboxCredits, flushIntervalMs: options.usageFlushIntervalMs });
   const guard = registerGuard(app, { control, sessions, limits, meter });
-  registerAccountRoutes(app, { control, sessions, limits });
+  registerAccountRoutes(app, { control, sessions, limits, meter });
   registerUsageRoute(app, meter);
+  app.decorate('usageMeter', meter);
   // Live usage counted in memory is written before the server (and then its databases) closes.
   app.addHook('onClose', () => meter.close());
 

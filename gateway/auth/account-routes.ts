@@ -4,6 +4,7 @@ import type { Database } from '../../subgraphs/shared/database.ts';
 import { ApiError, NotFoundError, UnauthorizedError } from '../../subgraphs/shared/errors.ts';
 import { parseArguments } from '../../subgraphs/shared/validation.ts';
 import type { Limits } from '../limits/limits.ts';
+import type { UsageMeter } from '../limits/usage-meter.ts';
 import { createApiKey } from './api-keys.ts';
 import { verifyPassword } from './passwords.ts';
 import type { SessionTokens } from './sessions.ts';
@@ -42,7 +43,10 @@ function keyListing(row: {
 }
 
 /** POST /api/auth/login and the /api/keys routes (DESIGN.md "Accounts, keys, plans"; docs/api.md "Authentication"). */
-export function registerAccountRoutes(app: FastifyInstance, deps: { control: Database; sessions: SessionTokens; limits: Limits }) {
+export function registerAccountRoutes(
+  app: FastifyInstance,
+  deps: { control: Database; sessions: SessionTokens; limits: Limits; meter: UsageMeter },
+) {
   const { control, sessions, limits } = deps;
 
   app.post('/api/auth/login', { config: { public: true } }, async (request, reply) => {
@@ -77,6 +81,8 @@ export function registerAccountRoutes(app: FastifyInstance, deps: { control: Dat
   });
 
   app.get('/api/keys', async (request) => {
+    // Live keys' calls and last use are counted in memory first (limits/usage-meter.ts): write them, then list.
+    await deps.meter.flush();
     const rows = await control.prisma.apiKey.findMany({
       where: { accountId: request.viewer!.accountId },
       orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Database } from '../../subgraphs/shared/database.ts';
 import { admit } from '../limits/limits.ts';
 import type { Limits } from '../limits/limits.ts';
+import type { UsageMeter } from '../limits/usage-meter.ts';
 import { authenticate } from './authenticate.ts';
 import type { SessionTokens } from './sessions.ts';
 
@@ -9,6 +10,7 @@ export interface GuardDependencies {
   control: Database;
   sessions: SessionTokens;
   limits: Limits;
+  meter: UsageMeter;
 }
 
 export type Guard = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
@@ -23,7 +25,7 @@ export function registerGuard(app: FastifyInstance, deps: GuardDependencies): Gu
   app.decorateRequest('usage', null);
   const guard: Guard = async (request, reply) => {
     request.viewer = await authenticate(deps.control, deps.sessions, request.headers.authorization);
-    await admit(deps.limits, deps.control, request, reply);
+    await admit(deps.limits, deps.meter, request, reply);
   };
   app.addHook('onRequest', async (request, reply) => {
     if (request.routeOptions.config.public || !request.routeOptions.url) return;

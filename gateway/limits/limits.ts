@@ -1,13 +1,13 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { env } from '../../subgraphs/shared/config.ts';
-import type { Database } from '../../subgraphs/shared/database.ts';
 import { createFieldLimiter } from './field-limits.ts';
 import type { LimitOptions } from './policy.ts';
 import { RateLimitedError, rateLimitHeaders, takeRequest } from './rate-limit.ts';
 import { createCounterStore } from './store.ts';
 import type { CounterStore } from './store.ts';
-import { recordCall, usageHeaders } from './usage.ts';
+import { usageHeaders } from './usage.ts';
 import type { Usage } from './usage.ts';
+import type { UsageMeter } from './usage-meter.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -36,15 +36,15 @@ export function createLimits(overrides: Partial<LimitOptions> = {}): Limits {
 }
 
 /**
- * Admits an authenticated request: the plan's rate limit first (a 429 spends no credit), then the durable
- * call count (a sandbox key past its credits is a 403). Both sets of headers go on the response, errors
+ * Admits an authenticated request: the plan's rate limit first (a 429 spends no credit), then the call
+ * count (a sandbox key past its credits is a 403). Both sets of headers go on the response, errors
  * included.
  */
-export async function admit(limits: Limits, control: Database, request: FastifyRequest, reply: FastifyReply) {
+export async function admit(limits: Limits, meter: UsageMeter, request: FastifyRequest, reply: FastifyReply) {
   const viewer = request.viewer!;
   const state = await takeRequest(limits.store, limits.options.scheme, viewer);
   if (state) reply.headers(rateLimitHeaders(state));
   if (state?.retryAfter !== undefined) throw new RateLimitedError(state);
-  request.usage = await recordCall(control, viewer, limits.options.sandboxCredits);
+  request.usage = await meter.record(viewer);
   reply.headers(usageHeaders(request.usage));
 }

@@ -1,7 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import { usageBody } from './usage.ts';
+import type { UsageMeter } from './usage-meter.ts';
 
-/** GET /api/v1/usage: the caller's usage in the current period, this call included. */
-export function registerUsageRoute(app: FastifyInstance) {
-  app.get('/api/v1/usage', async (request) => usageBody(request.usage!, request.viewer!));
+/**
+ * GET /api/v1/usage: the caller's usage in the current period, this call included. Live counts are written
+ * first, so the answer and usage_counters agree and include what other processes have written.
+ */
+export function registerUsageRoute(app: FastifyInstance, meter: UsageMeter) {
+  app.get('/api/v1/usage', async (request) => {
+    await meter.flush();
+    return usageBody(await meter.read(request.viewer!), request.viewer!);
+  });
 }

@@ -20,7 +20,7 @@ function utcDay(now: Date): string {
   return now.toISOString().slice(0, 10);
 }
 
-function liveUsage(calls: number, viewer: Viewer, day: string): Usage {
+export function liveUsage(calls: number, viewer: Viewer, day: string): Usage {
   const allowance = DAILY_ALLOWANCE[viewer.plan];
   const overageCalls = Math.max(0, calls - allowance);
   const start = new Date(`${day}T00:00:00Z`);
@@ -51,7 +51,8 @@ function sandboxUsage(calls: number, credits: number): Usage {
 /**
  * Records one call, durably, in the control database: a sandbox key's lifetime count (refused with a 403
  * once its credits are spent, without counting), the key's last use, and the account's calls of the day.
- * One statement, so concurrent calls never both take the last credit.
+ * One statement, so concurrent calls never both take the last credit. The usage meter (usage-meter.ts) sends
+ * sandbox keys' calls here; live calls it counts in memory and writes in batches.
  */
 export async function recordCall(control: Database, viewer: Viewer, sandboxCredits: number, now = new Date()): Promise<Usage> {
   const day = utcDay(now);

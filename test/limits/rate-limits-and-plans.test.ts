@@ -84,6 +84,7 @@ describe('plans and per-minute rate limits (scheme B)', () => {
     // GraphQL shares the account's limit, and refused calls are not metered.
     const graphql = await service.request('POST', '/graphql', { key, body: { query: '{ __typename }' } });
     expect(graphql.status).toBe(429);
+    await service.app.usageMeter.flush(); // live counts are written about once a second; write them now
     const [usage] = await service.databases.live.sql.query<{ calls: number }>(
       `SELECT sum(calls)::int AS calls FROM usage_counters WHERE mode = 'live' AND account_id = (SELECT account_id FROM api_keys WHERE prefix = $1)`,
       [key.slice(0, 12)],
