@@ -1,7 +1,7 @@
 import type { Viewer } from '../../subgraphs/shared/context.ts';
 import type { Database } from '../../subgraphs/shared/database.ts';
 import { logger } from '../../subgraphs/shared/logger.ts';
-import { liveUsage, readUsage, recordCall } from './usage.ts';
+import { liveUsage, readUsage, recordCall, utcDay } from './usage.ts';
 import type { Usage } from './usage.ts';
 
 /**
@@ -59,10 +59,6 @@ interface KeyCounter {
   pending: number;
   inFlight: number;
   lastUsedAt: Date;
-}
-
-function utcDay(now: Date): string {
-  return now.toISOString().slice(0, 10);
 }
 
 function dayKey(accountId: string, mode: string, day: string): string {

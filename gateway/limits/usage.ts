@@ -16,7 +16,8 @@ export interface Usage {
 
 const DAY = 86_400_000;
 
-function utcDay(now: Date): string {
+/** The metering period of live calls: the UTC day, as the usage_counters.day column holds it. */
+export function utcDay(now: Date): string {
   return now.toISOString().slice(0, 10);
 }
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { RequestContext } from '../../shared/context.ts';
 import { BadRequestError } from '../../shared/errors.ts';
-import { ID_PREFIX } from '../../shared/ids.ts';
+import { formatId } from '../../shared/ids.ts';
 import { pageInfoSource, resolvePaging } from '../../shared/paging.ts';
 import type { PageInfoSource } from '../../shared/paging.ts';
 import { parseArguments } from '../../shared/validation.ts';
@@ -21,14 +21,14 @@ const SearchHit = builder.objectRef<SearchHitRow>('SearchHit').implement({
   fields: (t) => ({
     vertical: t.field({ type: Vertical, resolve: (hit) => RECORD_VERTICAL[hit.kind] }),
     type: t.string({ description: 'company, contact, property, owner, attorney or firm.', resolve: (hit) => hit.kind }),
-    id: t.string({ resolve: (hit) => `${ID_PREFIX[hit.kind]}_${hit.id}` }),
+    id: t.string({ resolve: (hit) => formatId(hit.kind, hit.id) }),
     title: t.exposeString('title'),
     subtitle: t.exposeString('subtitle'),
     score: t.float({ description: 'Relevance, higher first.', resolve: (hit) => Math.round(hit.score * 1000) / 1000 }),
     record: t.field({
       type: VerticalRecord,
       nullable: true,
-      resolve: (hit, _args, context) => loadRecord(context, `${ID_PREFIX[hit.kind]}_${hit.id}`),
+      resolve: (hit, _args, context) => loadRecord(context, formatId(hit.kind, hit.id)),
     }),
   }),
 });
