@@ -1,5 +1,5 @@
 import type { CongressionalTrade, Signal } from '../../prisma/generated/client/client.ts';
-import { formatDate } from './dates.ts';
+import { formatDate } from '../shared/dates.ts';
 
 /** What a daily briefing page shows. */
 export interface BriefingContent {

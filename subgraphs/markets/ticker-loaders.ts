@@ -3,7 +3,7 @@ import type { CompanyProfile, CongressionalTrade, Signal } from '../../prisma/ge
 import { loaderFor } from '../shared/context.ts';
 import type { RequestContext } from '../shared/context.ts';
 import { signalHistoryStart } from '../shared/plans.ts';
-import { utcDate } from './dates.ts';
+import { utcDate } from '../shared/dates.ts';
 
 /**
  * Per-request loaders of market data by ticker: every ticker asked for in one tick (the companies of a

@@ -7,6 +7,7 @@ import type PrismaTypes from '../../prisma/generated/pothos-types.ts';
 import { getDatamodel } from '../../prisma/generated/pothos-types.ts';
 import { env } from './config.ts';
 import type { RequestContext } from './context.ts';
+import { formatDate, isoDate } from './dates.ts';
 import { BadRequestError } from './errors.ts';
 
 export interface BuilderTypes {
@@ -21,8 +22,6 @@ export interface BuilderTypes {
 }
 
 export type Builder = PothosSchemaTypes.SchemaBuilder<PothosSchemaTypes.ExtendDefaultTypes<BuilderTypes>>;
-
-const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
 
 /** The options both subgraphs share; each subgraph calls this once in its own builder.ts. */
 export function createBuilder(): Builder {
@@ -59,15 +58,11 @@ export function createBuilder(): Builder {
   });
   builder.scalarType('Date', {
     description: 'A calendar date, YYYY-MM-DD.',
-    serialize: (value) => new Date(value as Date).toISOString().slice(0, 10),
+    serialize: (value) => formatDate(new Date(value as Date)),
     parseValue: (value) => {
-      const text = String(value);
-      const date = new Date(`${text}T00:00:00Z`);
-      // The round trip refuses dates JavaScript would roll over (2026-02-30 → March 2).
-      if (!DATE_PATTERN.test(text) || Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== text) {
-        throw new BadRequestError({ date: 'must be a date in the form YYYY-MM-DD' });
-      }
-      return date;
+      const parsed = isoDate.safeParse(String(value));
+      if (!parsed.success) throw new BadRequestError({ date: parsed.error.issues[0]!.message });
+      return parsed.data;
     },
   });
   builder.scalarType('JSON', {

@@ -7,7 +7,7 @@ import { parseArguments } from '../../shared/validation.ts';
 import { PageInfo, builder } from '../builder.ts';
 import { renderBriefingHtml } from '../briefing-html.ts';
 import type { BriefingContent } from '../briefing-html.ts';
-import { formatDate, isoDate, utcDate } from '../dates.ts';
+import { formatDate, isoDate, utcDate } from '../../shared/dates.ts';
 import { CongressionalTrade } from './congressional-trade.ts';
 import { YieldCurve, spread2to10, yieldCurveOn } from './macro.ts';
 import type { YieldCurveSource } from './macro.ts';

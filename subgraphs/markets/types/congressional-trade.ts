@@ -5,7 +5,7 @@ import { BadRequestError } from '../../shared/errors.ts';
 import { pageInfoSource, resolvePaging } from '../../shared/paging.ts';
 import { parseArguments, withoutNulls } from '../../shared/validation.ts';
 import { PageInfo, builder } from '../builder.ts';
-import { isoDate } from '../dates.ts';
+import { isoDate } from '../../shared/dates.ts';
 import { disclosureLagDays, isLateDisclosure, parseAmountRange } from '../disclosure.ts';
 import { matchingTradeMemberNames, memberQuery } from '../member-match.ts';
 import { tickerSymbol } from '../tickers.ts';

@@ -3,7 +3,7 @@ import type { RequestContext } from '../../shared/context.ts';
 import { NotFoundError } from '../../shared/errors.ts';
 import { parseArguments, withoutNulls } from '../../shared/validation.ts';
 import { builder } from '../builder.ts';
-import { isoDate, utcDate } from '../dates.ts';
+import { isoDate, utcDate } from '../../shared/dates.ts';
 import { MACRO_SERIES } from '../macro-series.ts';
 
 export interface YieldCurveSource {
