@@ -124,7 +124,7 @@ function sendError(reply: FastifyReply, error: GraphQLFormattedError, parameterO
     body.details = Object.fromEntries(
       Object.entries(body.details).map(([argument, problem]) => [restName(argument, parameterOf), problem]),
     );
-    body.message = `Invalid parameter: ${Object.keys(body.details).join(', ')}.`;
+    body.message = new BadRequestError(body.details).message;
   }
   return reply.status(status).send(body);
 }
