@@ -25,8 +25,10 @@ case "$action" in
     chown postgres:postgres "$dir" 2>/dev/null || true
     as_postgres "$bin/initdb" -D "$dir" -A trust -U postgres --no-sync >/dev/null
     # Durability is not what a throwaway server is for: fsync off makes test set-up several times faster.
+    # The memory settings size it for the 10M-record bench datasets (tens of GB): the default 128 MB of shared
+    # buffers and 1 GB of WAL between checkpoints would make a bulk load checkpoint over and over.
     as_postgres "$bin/pg_ctl" -D "$dir" -l "$dir/server.log" -w \
-      -o "-p $port -k /tmp -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200" \
+      -o "-p $port -k /tmp -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200 -c shared_buffers=2GB -c effective_cache_size=16GB -c max_wal_size=16GB -c checkpoint_timeout=30min" \
       start >&2
     echo "$bin $dir" > "$state"
     echo "postgresql://postgres@127.0.0.1:$port/postgres"

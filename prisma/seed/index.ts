@@ -3,7 +3,7 @@ import type { Database } from '../../subgraphs/shared/database.ts';
 import { copyRows } from './copy.ts';
 import { createContext, isoDay, type SeedContext } from './context.ts';
 import { TOP_SIGNALS_SQL, briefingWindow, type DayTopSignal } from './generate/briefing.ts';
-import { analyze, createIndexes, dropIndexes, resetSequences, restoreDroppedIndexes, secondaryIndexes } from './indexes.ts';
+import { vacuumAnalyze, createIndexes, dropIndexes, resetSequences, restoreDroppedIndexes, secondaryIndexes } from './indexes.ts';
 import { LOAD_CHAINS, SEED_TABLES, briefingLoad, planTables, type SeedTable, type TableLoad } from './plan.ts';
 
 /**
@@ -120,7 +120,7 @@ export async function seedDatabase(db: Database, options: SeedOptions): Promise<
     if (dropped.length > 0) await createIndexes(db, dropped);
   }
   await resetSequences(db, tables.filter((table) => table.serialId).map((table) => table.table));
-  await analyze(db, SEED_TABLES);
+  await vacuumAnalyze(db, SEED_TABLES);
   // In SEED_TABLES order, whichever chain finished first.
   const counts = Object.fromEntries(SEED_TABLES.map((table) => [table, rows[table]])) as Record<SeedTable, number>;
   const totalRows = Object.values(counts).reduce((sum, count) => sum + count, 0);
