@@ -1,4 +1,4 @@
-import { PAGE_INFO } from './envelopes.ts';
+import { PAGE_INFO, offsetTotals } from './envelopes.ts';
 import type { OffsetPage } from './envelopes.ts';
 import type { RestRoute } from './route.ts';
 
@@ -25,20 +25,14 @@ const WATCHLIST_FIELDS = `ticker company_name: companyName added_at: addedAt quo
 
 const PAGING = { page: 'page', limit: 'limit' };
 
-/** `{signals, total, page, pages}`: the superset of both documented forms (DESIGN.md). */
+/** `{signals, total, page, pages}`: the superset of both documented forms (DESIGN.md), and `total_is_estimate`. */
 function signalList(page: OffsetPage<unknown>) {
-  return { signals: page.nodes, total: page.pageInfo.total, page: page.pageInfo.page, pages: page.pageInfo.totalPages };
+  return { signals: page.nodes, ...offsetTotals(page) };
 }
 
-/** `{trades, total, page, pages, count}`: the superset of both documented forms (DESIGN.md). */
+/** `{trades, total, page, pages, count}`: the superset of both documented forms (DESIGN.md), and `total_is_estimate`. */
 function tradeList(page: OffsetPage<unknown>) {
-  return {
-    trades: page.nodes,
-    total: page.pageInfo.total,
-    page: page.pageInfo.page,
-    pages: page.pageInfo.totalPages,
-    count: page.nodes.length,
-  };
+  return { trades: page.nodes, ...offsetTotals(page), count: page.nodes.length };
 }
 
 const removeFromWatchlist = (method: 'GET' | 'DELETE'): RestRoute => ({
@@ -219,7 +213,7 @@ export const marketsRoutes: RestRoute[] = [
     query: PAGING,
     respond: (data) => {
       const page = data.briefings as OffsetPage<unknown>;
-      return { briefings: page.nodes, total: page.pageInfo.total, page: page.pageInfo.page, pages: page.pageInfo.totalPages };
+      return { briefings: page.nodes, ...offsetTotals(page) };
     },
   },
   {

@@ -33,6 +33,8 @@ const environmentSchema = z.object({
   RATE_LIMIT_SCHEME: z.enum(['A', 'B']).default('B'),
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// URL').optional(),
   SANDBOX_CREDITS: z.coerce.number().int().min(1).default(500),
+  // Lists count their `total` exactly up to this many matches, then report the planner's estimate (docs/api.md).
+  EXACT_TOTAL_LIMIT: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
 });
 
 export type Environment = z.infer<typeof environmentSchema> & { dataDir: string };

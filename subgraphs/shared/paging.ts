@@ -1,5 +1,6 @@
 import type { Builder } from './builder.ts';
 import { BadRequestError } from './errors.ts';
+import type { Total } from './totals.ts';
 
 export interface PagingLimits {
   defaultPerPage: number;
@@ -39,11 +40,12 @@ export function resolvePaging(
 export interface PageInfoSource {
   page: number;
   perPage: number;
-  count: () => Promise<number>;
+  count: () => Promise<Total>;
 }
 
-export function pageInfoSource(paging: OffsetPaging, count: () => Promise<number>): PageInfoSource {
-  let total: Promise<number> | undefined;
+/** `count` is `countTotal` (totals.ts) for a Prisma list, or `exactTotal` of a number counted otherwise. */
+export function pageInfoSource(paging: OffsetPaging, count: () => Promise<Total>): PageInfoSource {
+  let total: Promise<Total> | undefined;
   return { page: paging.page, perPage: paging.perPage, count: () => (total ??= count()) };
 }
 
@@ -54,8 +56,15 @@ export function definePageInfo(builder: Builder) {
     fields: (t) => ({
       page: t.exposeInt('page'),
       perPage: t.exposeInt('perPage'),
-      total: t.int({ resolve: (source) => source.count() }),
-      totalPages: t.int({ resolve: async (source) => Math.ceil((await source.count()) / source.perPage) }),
+      total: t.int({
+        description: 'Exact up to 10,000 matches (EXACT_TOTAL_LIMIT); above that an estimate and `totalIsEstimate` is true.',
+        resolve: async (source) => (await source.count()).total,
+      }),
+      totalPages: t.int({ resolve: async (source) => Math.ceil((await source.count()).total / source.perPage) }),
+      totalIsEstimate: t.boolean({
+        description: 'True when `total` and `totalPages` are not exact: past 10,000 matches the planner’s estimate (search: a lower bound).',
+        resolve: async (source) => (await source.count()).isEstimate,
+      }),
     }),
   });
 }

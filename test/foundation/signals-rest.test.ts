@@ -18,7 +18,7 @@ describe('GET /api/signals', () => {
   it('returns the documented signal list, field by field', async () => {
     const response = await service.get('/api/signals', key);
     expect(response.status).toBe(200);
-    expect(Object.keys(response.body).sort()).toEqual(['page', 'pages', 'signals', 'total']);
+    expect(Object.keys(response.body).sort()).toEqual(['page', 'pages', 'signals', 'total', 'total_is_estimate']);
     const [stored] = await service.databases.sandbox.sql.query<{ n: number }>('SELECT count(*)::int AS n FROM signals');
     expect(response.body.total).toBe(stored!.n);
     expect(response.body.page).toBe(1);

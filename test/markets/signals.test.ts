@@ -27,7 +27,7 @@ describe('GET /api/signals', () => {
   it('lists signals newest first with the documented fields and the {signals,total,page,pages} body', async () => {
     const response = await service.get('/api/signals', key);
     expect(response.status).toBe(200);
-    expect(Object.keys(response.body).sort()).toEqual(['page', 'pages', 'signals', 'total']);
+    expect(Object.keys(response.body).sort()).toEqual(['page', 'pages', 'signals', 'total', 'total_is_estimate']);
     expect(response.body.total).toBe(await countSignals('true'));
     expect(response.body).toMatchObject({ page: 1, pages: 1 });
     for (const signal of response.body.signals) {

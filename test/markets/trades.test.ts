@@ -34,7 +34,7 @@ describe('GET /api/congressional-trades', () => {
   it('lists the last 90 days by default with the documented and derived fields', async () => {
     const response = await service.get('/api/congressional-trades', key);
     expect(response.status).toBe(200);
-    expect(Object.keys(response.body).sort()).toEqual(['count', 'page', 'pages', 'total', 'trades']);
+    expect(Object.keys(response.body).sort()).toEqual(['count', 'page', 'pages', 'total', 'total_is_estimate', 'trades']);
     const expected = await tradeIds('trade_date >= $1', [ninetyDaysAgo()]);
     expect(idsOf(response.body)).toEqual(expected);
     expect(response.body).toMatchObject({ total: expected.length, count: expected.length, page: 1, pages: 1 });

@@ -124,7 +124,7 @@ describe('GET and DELETE /api/v1/leads', () => {
     }
     const all = await service.get('/api/v1/leads', key);
     expect(Object.keys(all.body).sort()).toEqual(['data', 'pagination', 'success']);
-    expect(all.body.pagination).toEqual({ page: 1, per_page: 25, total: 5, total_pages: 1 });
+    expect(all.body.pagination).toEqual({ page: 1, per_page: 25, total: 5, total_pages: 1, total_is_estimate: false });
     const times = all.body.data.map((lead: { created_at: string }) => lead.created_at);
     expect(times).toEqual([...times].sort().reverse());
 

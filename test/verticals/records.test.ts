@@ -175,7 +175,7 @@ describe.each(CASES)('GET $path', (record) => {
     expect(Object.keys(response.body).sort()).toEqual(['data', 'pagination', 'success', 'vertical']);
     expect(response.body).toMatchObject({ success: true, vertical: record.vertical });
     const total = await count(`SELECT count(*)::int AS n FROM ${record.table}`);
-    expect(response.body.pagination).toEqual({ page: 1, per_page: 100, total, total_pages: Math.ceil(total / 100) });
+    expect(response.body.pagination).toEqual({ page: 1, per_page: 100, total, total_pages: Math.ceil(total / 100), total_is_estimate: false });
     expect(response.body.data.length).toBe(Math.min(100, total));
     for (const row of response.body.data) {
       expect(Object.keys(row)).toEqual(Object.keys(record.fields));
@@ -219,7 +219,7 @@ describe.each(CASES)('GET $path', (record) => {
     const lastPage = Math.ceil(total / perPage);
     const last = await service.get(`${record.path}?per_page=${perPage}&page=${lastPage}&sort=id`, sandboxKey);
     expect(last.body.data.length).toBe(total - (lastPage - 1) * perPage);
-    expect(last.body.pagination).toEqual({ page: lastPage, per_page: perPage, total, total_pages: lastPage });
+    expect(last.body.pagination).toEqual({ page: lastPage, per_page: perPage, total, total_pages: lastPage, total_is_estimate: false });
     const past = await service.get(`${record.path}?per_page=${perPage}&page=${lastPage + 1}`, sandboxKey);
     expect(past.status).toBe(200);
     expect(past.body.data).toEqual([]);

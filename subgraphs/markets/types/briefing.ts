@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { RequestContext } from '../../shared/context.ts';
 import { NotFoundError } from '../../shared/errors.ts';
 import { pageInfoSource, resolvePaging } from '../../shared/paging.ts';
+import { exactTotal } from '../../shared/totals.ts';
 import { signalHistoryStart } from '../../shared/plans.ts';
 import { parseArguments } from '../../shared/validation.ts';
 import { PageInfo, builder } from '../builder.ts';
@@ -129,8 +130,9 @@ builder.queryFields((t) => ({
           GROUP BY d.day, b.headline ORDER BY d.day DESC OFFSET $2 LIMIT $3`,
         [since, paging.skip, paging.perPage],
       );
+      // Days, not rows: a few thousand at most, so always exact.
       const count = async () =>
-        (await context.db.sql.query<{ total: number }>(`${DAYS_SQL} SELECT count(DISTINCT day)::int AS total FROM days`, [since]))[0]!.total;
+        exactTotal((await context.db.sql.query<{ total: number }>(`${DAYS_SQL} SELECT count(DISTINCT day)::int AS total FROM days`, [since]))[0]!.total);
       return { days, pageInfo: pageInfoSource(paging, count) };
     },
   }),

@@ -10,6 +10,7 @@ import { disclosureLagDays, isLateDisclosure, parseAmountRange } from '../disclo
 import { matchingTradeMemberNames, memberQuery } from '../member-match.ts';
 import { tickerSymbol } from '../tickers.ts';
 import { Chamber, Party } from './member.ts';
+import { countTotal } from '../../shared/totals.ts';
 
 export const TradeType = builder.enumType('TradeType', {
   values: ['purchase', 'sale', 'sale_partial', 'exchange'] as const,
@@ -140,7 +141,7 @@ builder.queryFields((t) => ({
         where,
         skip: paging.skip,
         take: paging.perPage,
-        pageInfo: pageInfoSource(paging, () => context.db.prisma.congressionalTrade.count({ where })),
+        pageInfo: pageInfoSource(paging, () => countTotal(context.db, 'CongressionalTrade', where)),
       };
     },
   }),

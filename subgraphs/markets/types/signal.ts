@@ -7,6 +7,7 @@ import { signalHistoryStart } from '../../shared/plans.ts';
 import { parseArguments, withoutNulls } from '../../shared/validation.ts';
 import { PageInfo, builder } from '../builder.ts';
 import { isKnownTicker, tickerSymbol } from '../tickers.ts';
+import { countTotal } from '../../shared/totals.ts';
 
 // Enum values are the documented wire values, so REST and GraphQL spell them alike.
 export const SignalType = builder.enumType('SignalType', {
@@ -61,7 +62,7 @@ function signalPage(where: Prisma.SignalWhereInput, args: { page?: number | null
     where,
     skip: paging.skip,
     take: paging.perPage,
-    pageInfo: pageInfoSource(paging, () => context.db.prisma.signal.count({ where })),
+    pageInfo: pageInfoSource(paging, () => countTotal(context.db, 'Signal', where)),
   };
 }
 

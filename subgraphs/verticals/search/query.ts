@@ -65,20 +65,24 @@ export interface SearchRequest {
   take: number;
 }
 
-/** One page of ranked hits across the asked record types and the number of hits (capped per type). */
-export async function searchRecords(db: Database, request: SearchRequest): Promise<{ hits: SearchHitRow[]; total: number }> {
+/** One page of ranked hits across the asked record types and the number of hits (capped per type: `capped`). */
+export async function searchRecords(
+  db: Database,
+  request: SearchRequest,
+): Promise<{ hits: SearchHitRow[]; total: number; capped: boolean }> {
   const sources = SEARCH_SOURCES.filter((source) => request.kinds.includes(source.kind));
-  if (sources.length === 0) return { hits: [], total: 0 };
+  if (sources.length === 0) return { hits: [], total: 0, capped: false };
   const depth = request.skip + request.take;
   const hitsSql = `${QUERY_CTE} SELECT * FROM (${sources.map((source) => sourceQuery(source, depth)).join(' UNION ALL ')}) AS hits
     ORDER BY score DESC, kind ASC, id ASC OFFSET ${request.skip} LIMIT ${request.take}`;
-  const totalSql = `${QUERY_CTE} SELECT (${sources.map(countQuery).join(' + ')}) AS total`;
+  const totalSql = `${QUERY_CTE} SELECT sum(n)::int AS total, bool_or(n >= ${COUNT_CAP}) AS capped
+    FROM (${sources.map(countQuery).join(' UNION ALL ')}) AS counts`;
   const threshold = wordSimilarityThreshold(request.q);
   return db.prisma.$transaction(async (tx) => {
     await tx.$queryRawUnsafe(`SELECT set_config('pg_trgm.word_similarity_threshold', $1, true)`, String(threshold));
     const hits = await tx.$queryRawUnsafe<SearchHitRow[]>(hitsSql, request.q);
-    const [count] = await tx.$queryRawUnsafe<{ total: number }[]>(totalSql, request.q);
-    return { hits, total: count?.total ?? 0 };
+    const [count] = await tx.$queryRawUnsafe<{ total: number; capped: boolean }[]>(totalSql, request.q);
+    return { hits, total: count?.total ?? 0, capped: count?.capped ?? false };
   }, { timeout: 20_000, maxWait: 10_000 });
 }
 

@@ -8,6 +8,7 @@ import { PageInfo, builder } from '../builder.ts';
 import { cityName, practiceArea, recordIdFilter } from './record-filter.ts';
 import { connectionMaxSize, recordPage } from './record-page.ts';
 import type { RecordPage } from './record-page.ts';
+import { countTotal } from '../../shared/totals.ts';
 
 export const BAR_STATUSES = ['active', 'inactive', 'suspended'] as const;
 export const BarStatus = builder.enumType('BarStatus', { values: BAR_STATUSES });
@@ -104,7 +105,7 @@ builder.queryFields((t) => ({
     },
     resolve: (_root, args, context) =>
       recordPage(attorneyWhere(args), AttorneySort.toOrder(args.sort), args, (where) =>
-        context.db.prisma.attorney.count({ where }),
+        countTotal(context.db, 'Attorney', where),
       ),
   }),
   attorneysConnection: t.prismaConnection({

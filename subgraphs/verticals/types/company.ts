@@ -8,6 +8,7 @@ import { stateCode } from '../../shared/us-states.ts';
 import { parseArguments, withoutNulls } from '../../shared/validation.ts';
 import { PageInfo, builder } from '../builder.ts';
 import { connectionMaxSize } from './record-page.ts';
+import { countTotal } from '../../shared/totals.ts';
 
 export const Company = builder.prismaObject('Company', {
   description: 'A business with its top decision maker; `contacts` lists all of them.',
@@ -97,7 +98,7 @@ builder.queryFields((t) => ({
         sort: CompanySort.toOrder(args.sort),
         skip: paging.skip,
         take: paging.perPage,
-        pageInfo: pageInfoSource(paging, () => context.db.prisma.company.count({ where })),
+        pageInfo: pageInfoSource(paging, () => countTotal(context.db, 'Company', where)),
       };
     },
   }),

@@ -7,6 +7,7 @@ import { PageInfo, builder } from '../builder.ts';
 import { recordIdFilter } from './record-filter.ts';
 import { connectionMaxSize, recordPage } from './record-page.ts';
 import type { RecordPage } from './record-page.ts';
+import { countTotal } from '../../shared/totals.ts';
 
 export const SENIORITIES = ['c_level', 'vp', 'director', 'manager', 'staff'] as const;
 export const Seniority = builder.enumType('Seniority', { values: SENIORITIES });
@@ -79,7 +80,7 @@ builder.queryFields((t) => ({
     },
     resolve: (_root, args, context) =>
       recordPage(contactWhere(args), ContactSort.toOrder(args.sort), args, (where) =>
-        context.db.prisma.contact.count({ where }),
+        countTotal(context.db, 'Contact', where),
       ),
   }),
   contactsConnection: t.prismaConnection({

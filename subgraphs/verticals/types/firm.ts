@@ -8,6 +8,7 @@ import { PageInfo, builder } from '../builder.ts';
 import { cityName, practiceArea } from './record-filter.ts';
 import { connectionMaxSize, recordPage, relatedLimit } from './record-page.ts';
 import type { RecordPage } from './record-page.ts';
+import { countTotal } from '../../shared/totals.ts';
 
 export const Firm = builder.prismaObject('Firm', {
   description: 'A law firm with its headquarters, practice areas, attorneys and partners.',
@@ -94,7 +95,7 @@ builder.queryFields((t) => ({
       perPage: t.arg.int({ required: false }),
     },
     resolve: (_root, args, context) =>
-      recordPage(firmWhere(args), FirmSort.toOrder(args.sort), args, (where) => context.db.prisma.firm.count({ where })),
+      recordPage(firmWhere(args), FirmSort.toOrder(args.sort), args, (where) => countTotal(context.db, 'Firm', where)),
   }),
   firmsConnection: t.prismaConnection({
     type: Firm,

@@ -9,6 +9,7 @@ import { PageInfo, builder } from '../builder.ts';
 import { connectionMaxSize, recordPage } from './record-page.ts';
 import type { RecordPage } from './record-page.ts';
 import { RECORD_VERTICAL, VerticalRecord, loadRecord, parseRecordId, recordExists } from './vertical-record.ts';
+import { countTotal } from '../../shared/totals.ts';
 
 export const LEAD_STATUSES = ['new', 'contacted', 'qualified', 'converted', 'disqualified'] as const;
 export type LeadStatusValue = (typeof LEAD_STATUSES)[number];
@@ -118,7 +119,7 @@ builder.queryFields((t) => ({
     },
     resolve: (_root, args, context) =>
       recordPage(leadWhere(args, context), LeadSort.toOrder(args.sort), args, (where) =>
-        context.db.prisma.lead.count({ where }),
+        countTotal(context.db, 'Lead', where),
       ),
   }),
   leadsConnection: t.prismaConnection({

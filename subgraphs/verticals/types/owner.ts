@@ -8,6 +8,7 @@ import { PageInfo, builder } from '../builder.ts';
 import { nonNegativeNumber } from './record-filter.ts';
 import { connectionMaxSize, recordPage, relatedLimit } from './record-page.ts';
 import type { RecordPage } from './record-page.ts';
+import { countTotal } from '../../shared/totals.ts';
 
 export const OWNER_TYPES = ['individual', 'llc', 'trust', 'corporation'] as const;
 export const OwnerType = builder.enumType('OwnerType', { values: OWNER_TYPES });
@@ -93,7 +94,7 @@ builder.queryFields((t) => ({
     },
     resolve: (_root, args, context) =>
       recordPage(ownerWhere(args), OwnerSort.toOrder(args.sort), args, (where) =>
-        context.db.prisma.owner.count({ where }),
+        countTotal(context.db, 'Owner', where),
       ),
   }),
   ownersConnection: t.prismaConnection({

@@ -8,6 +8,7 @@ import { PageInfo, builder } from '../builder.ts';
 import { cityName, nonNegativeNumber, percent, recordIdFilter } from './record-filter.ts';
 import { connectionMaxSize, recordPage } from './record-page.ts';
 import type { RecordPage } from './record-page.ts';
+import { countTotal } from '../../shared/totals.ts';
 
 export const PROPERTY_TYPES = ['single_family', 'condo', 'townhouse', 'multi_family', 'land', 'commercial'] as const;
 export const PropertyType = builder.enumType('PropertyType', { values: PROPERTY_TYPES });
@@ -133,7 +134,7 @@ builder.queryFields((t) => ({
     },
     resolve: (_root, args, context) =>
       recordPage(propertyWhere(args), PropertySort.toOrder(args.sort), args, (where) =>
-        context.db.prisma.property.count({ where }),
+        countTotal(context.db, 'Property', where),
       ),
   }),
   propertiesConnection: t.prismaConnection({

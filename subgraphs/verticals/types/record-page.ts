@@ -2,6 +2,7 @@ import type { RequestContext } from '../../shared/context.ts';
 import { BadRequestError } from '../../shared/errors.ts';
 import { orderBy, pageInfoSource, resolvePaging } from '../../shared/paging.ts';
 import type { PageInfoSource, SortOrder } from '../../shared/paging.ts';
+import type { Total } from '../../shared/totals.ts';
 
 /** What a `<Thing>Page` object resolves from: the validated filter, order and offset of one page. */
 export interface RecordPage<Where> {
@@ -17,7 +18,7 @@ export function recordPage<Where>(
   where: Where,
   sort: SortOrder,
   args: { page?: number | null; perPage?: number | null },
-  count: (where: Where) => Promise<number>,
+  count: (where: Where) => Promise<Total>,
 ): RecordPage<Where> {
   const paging = resolvePaging({ page: args.page, size: args.perPage });
   return {

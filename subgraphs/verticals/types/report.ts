@@ -12,6 +12,7 @@ import { notifyJobQueued } from '../reports/queue.ts';
 import { accountOf, Vertical, VERTICAL_VALUES } from './lead.ts';
 import { recordPage } from './record-page.ts';
 import type { RecordPage } from './record-page.ts';
+import { countTotal } from '../../shared/totals.ts';
 
 export const REPORT_STATUSES = ['queued', 'processing', 'completed', 'failed'] as const;
 export const ReportStatus = builder.enumType('ReportStatus', { values: REPORT_STATUSES });
@@ -141,7 +142,7 @@ builder.queryFields((t) => ({
     },
     resolve: (_root, args, context) =>
       recordPage({ accountId: accountOf(context), status: args.status ?? undefined }, ReportSort.toOrder(args.sort), args, (where) =>
-        context.db.prisma.reportJob.count({ where }),
+        countTotal(context.db, 'ReportJob', where),
       ),
   }),
 }));

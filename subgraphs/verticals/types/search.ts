@@ -73,8 +73,9 @@ async function search(
   }
   const wanted = new Set<string>(verticals ?? VERTICAL_VALUES);
   const kinds = (Object.keys(RECORD_VERTICAL) as VerticalRecordKind[]).filter((kind) => wanted.has(RECORD_VERTICAL[kind]));
-  const { hits, total } = await searchRecords(context.db, { q, kinds, skip: paging.skip, take: paging.perPage });
-  return { nodes: hits, pageInfo: pageInfoSource(paging, async () => total) };
+  const { hits, total, capped } = await searchRecords(context.db, { q, kinds, skip: paging.skip, take: paging.perPage });
+  // Past COUNT_CAP hits of a record type the total is a lower bound, flagged like an estimated total.
+  return { nodes: hits, pageInfo: pageInfoSource(paging, async () => ({ total, isEstimate: capped })) };
 }
 
 builder.queryFields((t) => ({

@@ -1,0 +1,164 @@
+import { buildSchema, getNamedType, isObjectType } from 'graphql';
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tradeWhere } from '../../subgraphs/markets/types/congressional-trade.ts';
+import { signalWhere } from '../../subgraphs/markets/types/signal.ts';
+import { env } from '../../subgraphs/shared/config.ts';
+import type { RequestContext } from '../../subgraphs/shared/context.ts';
+import { UntranslatableWhereError, countTotal, whereToSql } from '../../subgraphs/shared/totals.ts';
+import { attorneyWhere } from '../../subgraphs/verticals/types/attorney.ts';
+import { companyWhere } from '../../subgraphs/verticals/types/company.ts';
+import { contactWhere } from '../../subgraphs/verticals/types/contact.ts';
+import { firmWhere } from '../../subgraphs/verticals/types/firm.ts';
+import { leadWhere } from '../../subgraphs/verticals/types/lead.ts';
+import { ownerWhere } from '../../subgraphs/verticals/types/owner.ts';
+import { propertyWhere } from '../../subgraphs/verticals/types/property.ts';
+import { startTestService } from '../support/service.ts';
+import type { TestService } from '../support/service.ts';
+
+let service: TestService;
+let context: RequestContext;
+let liveKey: string;
+
+beforeAll(async () => {
+  service = await startTestService({ liveScale: 300 });
+  const db = service.databases.live;
+  const { accountId, key } = await service.createKey({ mode: 'live' });
+  liveKey = key;
+  context = { viewer: { accountId, plan: 'professional', mode: 'live' }, db, loaders: new Map() };
+});
+afterAll(() => service?.stop());
+
+const sqlCount = async (sql: string, params: unknown[] = []) =>
+  (await service.databases.live.sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${sql}`, params))[0]!.n;
+
+describe('every list where, as SQL, selects what Prisma selects', () => {
+  // Each list's where function with every filter at once and with single filters: the SQL total must equal
+  // Prisma's count of the same where (the limit is set past any test table, so the count is exact).
+  const cases = (): [string, Parameters<typeof countTotal>[1], () => Promise<object> | object][] => [
+    ['companies, every filter', 'Company', () => companyWhere({ industry: 'software', state: 'CA', minScore: 40 })],
+    ['companies, min_score', 'Company', () => companyWhere({ minScore: 70 })],
+    ['contacts, every filter', 'Contact', () => contactWhere({ companyId: 'b2b_7', seniority: 'vp', department: 'sales', emailVerified: true })],
+    ['contacts, email_verified', 'Contact', () => contactWhere({ emailVerified: false })],
+    ['properties, every filter', 'Property', () => propertyWhere({
+      state: 'CA', city: 'los angeles', zip: '90001', propertyType: 'condo', minEquity: 10, maxEquity: 90,
+      minValue: 1000, maxValue: 5_000_000, ownerId: 'owner_3', absentee: false,
+    })],
+    ['properties, equity range and city in any case', 'Property', () => propertyWhere({ minEquity: 20.5, maxEquity: 80, city: 'HOUSTON' })],
+    ['owners, every filter', 'Owner', () => ownerWhere({ ownerType: 'llc', minProperties: 2, minPortfolioValue: 100_000, absentee: true, state: 'TX' })],
+    ['owners, min_properties', 'Owner', () => ownerWhere({ minProperties: 2 })],
+    ['attorneys, every filter', 'Attorney', () => attorneyWhere({
+      practiceArea: 'bankruptcy', state: 'NY', city: 'new york', barStatus: 'active', verified: true, firmId: 'firm_2',
+    })],
+    ['attorneys, practice_area', 'Attorney', () => attorneyWhere({ practiceArea: 'personal injury' })],
+    ['firms, every filter', 'Firm', () => firmWhere({ practiceArea: 'Bankruptcy', state: 'CA', city: 'san francisco', minSize: 2, maxSize: 500 })],
+    ['firms, size range', 'Firm', () => firmWhere({ minSize: 5, maxSize: 50 })],
+    ['leads, every filter', 'Lead', () => leadWhere({ status: 'new', vertical: 'b2b', tag: 'hot' }, context)],
+    ['reports', 'ReportJob', () => ({ accountId: context.viewer!.accountId, status: 'completed' })],
+    ['signals, every filter, professional history', 'Signal', () => signalWhere({ ticker: 'AAPL', signalType: 'insider_buy', sentiment: 'BULLISH' }, context)],
+    ['signals, plan history only', 'Signal', () => signalWhere({}, context)],
+    ['trades, every filter', 'CongressionalTrade', () => tradeWhere({ ticker: 'NVDA', chamber: 'house', party: 'D', tradeType: 'purchase', member: 'pelosi', from: '2020-01-01', to: '2030-12-31' }, context)],
+    ['trades, member and days', 'CongressionalTrade', () => tradeWhere({ member: 'a', days: 3650 }, context)],
+    ['trades, default window', 'CongressionalTrade', () => tradeWhere({}, context)],
+  ];
+
+  it.each(cases())('%s', async (_name, model, build) => {
+    const where = await build();
+    const db = service.databases.live;
+    const delegate = db.prisma[(model.charAt(0).toLowerCase() + model.slice(1)) as 'company'] as unknown as {
+      count(args: { where: object }): Promise<number>;
+    };
+    const expected = await delegate.count({ where });
+    expect(await countTotal(db, model, where, 1_000_000)).toEqual({ total: expected, isEstimate: false });
+  });
+
+  it('the cases are not all empty: most filters select rows', async () => {
+    const db = service.databases.live;
+    let nonEmpty = 0;
+    for (const [, model, build] of cases()) if ((await countTotal(db, model, await build(), 1_000_000)).total > 0) nonEmpty++;
+    expect(nonEmpty).toBeGreaterThanOrEqual(10);
+  });
+
+  it('an operator or relation filter the translator does not know is an error, never a silent fallback', () => {
+    const prisma = service.databases.live.prisma;
+    expect(() => whereToSql(prisma, 'Company', { name: { contains: 'Acme' } })).toThrow(UntranslatableWhereError);
+    expect(() => whereToSql(prisma, 'Contact', { company: { industry: 'software' } })).toThrow(UntranslatableWhereError);
+    expect(whereToSql(prisma, 'Company', { industry: undefined, aiScore: { gte: undefined } }).from).toBe('FROM "companies"');
+  });
+});
+
+describe('every list of the schema counts its total through countTotal', () => {
+  // Lists are found in the composed schema, so a list added later is covered without editing this test.
+  const schema = buildSchema(readFileSync(new URL('../../schema/supergraph.graphql', import.meta.url), 'utf8'));
+  const lists = Object.values(schema.getQueryType()!.getFields()).filter((field) => {
+    const type = getNamedType(field.type);
+    return isObjectType(type) && getNamedType(type.getFields().pageInfo?.type)?.name === 'OffsetPageInfo';
+  });
+  // Arguments a list needs to answer at all (search's `q` is checked by the resolver, not the schema).
+  const NEEDED: Record<string, string> = { ticker: '"AAPL"', q: '"acme"' };
+
+  it('finds the lists', () => {
+    expect(lists.map((field) => field.name)).toEqual(expect.arrayContaining(['companies', 'contacts', 'signals', 'congressionalTrades', 'leads']));
+  });
+
+  it.each(lists.map((field) => [field.name, field] as const))('%s sends no Prisma count', async (name, field) => {
+    const args = field.args
+      .filter((arg) => NEEDED[arg.name] || String(arg.type).endsWith('!'))
+      .map((arg) => `${arg.name}: ${NEEDED[arg.name] ?? '"x"'}`);
+    service.queries.length = 0;
+    const operation = `{ ${name}${args.length ? `(${args.join(', ')})` : ''} { pageInfo { total totalPages totalIsEstimate } } }`;
+    const data = await service.graphql(operation, {}, liveKey);
+    expect(data[name].pageInfo.totalIsEstimate).toBe(false);
+    // Prisma names its count `_count$_all`; countTotal's SQL goes through the raw SQL client instead.
+    expect(service.queries.filter((sql) => sql.includes('_count'))).toEqual([]);
+  });
+});
+
+describe('the exact limit (EXACT_TOTAL_LIMIT, lowered here to 50)', () => {
+  const saved = env.EXACT_TOTAL_LIMIT;
+  beforeAll(() => {
+    env.EXACT_TOTAL_LIMIT = 50;
+  });
+  afterAll(() => {
+    env.EXACT_TOTAL_LIMIT = saved;
+  });
+
+  it('counts a filter with at most 50 matches exactly', async () => {
+    const expected = await sqlCount(`contacts WHERE company_id = 7`);
+    expect(expected).toBeGreaterThan(0);
+    expect(expected).toBeLessThanOrEqual(50);
+    const response = await service.get('/api/v1/b2b/contacts?company_id=b2b_7&per_page=2', liveKey);
+    expect(response.body.pagination).toEqual({
+      page: 1, per_page: 2, total: expected, total_pages: Math.ceil(expected / 2), total_is_estimate: false,
+    });
+  });
+
+  it('flags a total past the limit as an estimate above it, and total_pages follows it', async () => {
+    expect(await sqlCount('companies')).toBeGreaterThan(50);
+    const response = await service.get('/api/v1/b2b/companies?per_page=7', liveKey);
+    const { total, total_pages, total_is_estimate } = response.body.pagination;
+    expect(total_is_estimate).toBe(true);
+    expect(total).toBeGreaterThan(50);
+    expect(total_pages).toBe(Math.ceil(total / 7));
+    const data = await service.graphql('{ companies(perPage: 7) { pageInfo { total totalPages totalIsEstimate } } }', {}, liveKey);
+    expect(data.companies.pageInfo).toEqual({ total, totalPages: total_pages, totalIsEstimate: true });
+  });
+
+  it('flags the markets lists too', async () => {
+    expect(await sqlCount('signals')).toBeGreaterThan(50);
+    const signals = await service.get('/api/signals?limit=5', liveKey);
+    expect(signals.body).toMatchObject({ total_is_estimate: true, page: 1 });
+    expect(signals.body.total).toBeGreaterThan(50);
+    expect(signals.body.pages).toBe(Math.ceil(signals.body.total / 5));
+  });
+
+  it('exactly at the limit is still exact; one more is an estimate', async () => {
+    const db = service.databases.live;
+    const where = companyWhere({});
+    const all = await sqlCount('companies');
+    expect(await countTotal(db, 'Company', where, all)).toEqual({ total: all, isEstimate: false });
+    const estimated = await countTotal(db, 'Company', where, all - 1);
+    expect(estimated.isEstimate).toBe(true);
+    expect(estimated.total).toBeGreaterThanOrEqual(all);
+  });
+});
