@@ -6,6 +6,7 @@ import { stateCode } from '../../shared/us-states.ts';
 import { parseArguments, withoutNulls } from '../../shared/validation.ts';
 import { PageInfo, builder } from '../builder.ts';
 import { cityName, practiceArea, recordIdFilter } from './record-filter.ts';
+import { findPage } from './deep-page.ts';
 import { connectionMaxSize, recordPage } from './record-page.ts';
 import type { RecordPage } from './record-page.ts';
 import { countTotal } from '../../shared/totals.ts';
@@ -87,7 +88,10 @@ const AttorneyPage = builder.objectRef<RecordPage<Prisma.AttorneyWhereInput>>('A
     nodes: t.prismaField({
       type: [Attorney],
       resolve: (query, page, _args, context) =>
-        context.db.prisma.attorney.findMany({ ...query, where: page.where, orderBy: page.orderBy, skip: page.skip, take: page.take }),
+        findPage(page, {
+          ids: (args) => context.db.prisma.attorney.findMany({ ...args, select: { id: true } }),
+          rows: (args) => context.db.prisma.attorney.findMany({ ...query, ...args }),
+        }),
     }),
     pageInfo: t.field({ type: PageInfo, resolve: (page) => page.pageInfo }),
   }),

@@ -7,6 +7,7 @@ import type { SortOrder } from '../../shared/paging.ts';
 import { stateCode } from '../../shared/us-states.ts';
 import { parseArguments, withoutNulls } from '../../shared/validation.ts';
 import { PageInfo, builder } from '../builder.ts';
+import { findPage } from './deep-page.ts';
 import { connectionMaxSize } from './record-page.ts';
 import { countTotal } from '../../shared/totals.ts';
 
@@ -66,12 +67,9 @@ const CompanyPage = builder.objectRef<{ where: Prisma.CompanyWhereInput; sort: S
     nodes: t.prismaField({
       type: [Company],
       resolve: (query, page, _args, context) =>
-        context.db.prisma.company.findMany({
-          ...query,
-          where: page.where,
-          orderBy: orderBy(page.sort),
-          skip: page.skip,
-          take: page.take,
+        findPage({ ...page, orderBy: orderBy(page.sort) }, {
+          ids: (args) => context.db.prisma.company.findMany({ ...args, select: { id: true } }),
+          rows: (args) => context.db.prisma.company.findMany({ ...query, ...args }),
         }),
     }),
     pageInfo: t.field({ type: PageInfo, resolve: (page) => page.pageInfo }),

@@ -5,6 +5,7 @@ import { defineSort } from '../../shared/paging.ts';
 import { parseArguments, withoutNulls } from '../../shared/validation.ts';
 import { PageInfo, builder } from '../builder.ts';
 import { recordIdFilter } from './record-filter.ts';
+import { findPage } from './deep-page.ts';
 import { connectionMaxSize, recordPage } from './record-page.ts';
 import type { RecordPage } from './record-page.ts';
 import { countTotal } from '../../shared/totals.ts';
@@ -62,7 +63,10 @@ const ContactPage = builder.objectRef<RecordPage<Prisma.ContactWhereInput>>('Con
     nodes: t.prismaField({
       type: [Contact],
       resolve: (query, page, _args, context) =>
-        context.db.prisma.contact.findMany({ ...query, where: page.where, orderBy: page.orderBy, skip: page.skip, take: page.take }),
+        findPage(page, {
+          ids: (args) => context.db.prisma.contact.findMany({ ...args, select: { id: true } }),
+          rows: (args) => context.db.prisma.contact.findMany({ ...query, ...args }),
+        }),
     }),
     pageInfo: t.field({ type: PageInfo, resolve: (page) => page.pageInfo }),
   }),

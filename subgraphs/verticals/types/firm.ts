@@ -6,6 +6,7 @@ import { stateCode } from '../../shared/us-states.ts';
 import { parseArguments, withoutNulls } from '../../shared/validation.ts';
 import { PageInfo, builder } from '../builder.ts';
 import { cityName, practiceArea } from './record-filter.ts';
+import { findPage } from './deep-page.ts';
 import { connectionMaxSize, recordPage, relatedLimit } from './record-page.ts';
 import type { RecordPage } from './record-page.ts';
 import { countTotal } from '../../shared/totals.ts';
@@ -78,7 +79,10 @@ const FirmPage = builder.objectRef<RecordPage<Prisma.FirmWhereInput>>('FirmPage'
     nodes: t.prismaField({
       type: [Firm],
       resolve: (query, page, _args, context) =>
-        context.db.prisma.firm.findMany({ ...query, where: page.where, orderBy: page.orderBy, skip: page.skip, take: page.take }),
+        findPage(page, {
+          ids: (args) => context.db.prisma.firm.findMany({ ...args, select: { id: true } }),
+          rows: (args) => context.db.prisma.firm.findMany({ ...query, ...args }),
+        }),
     }),
     pageInfo: t.field({ type: PageInfo, resolve: (page) => page.pageInfo }),
   }),

@@ -6,6 +6,7 @@ import { stateCode } from '../../shared/us-states.ts';
 import { parseArguments, withoutNulls } from '../../shared/validation.ts';
 import { PageInfo, builder } from '../builder.ts';
 import { nonNegativeNumber } from './record-filter.ts';
+import { findPage } from './deep-page.ts';
 import { connectionMaxSize, recordPage, relatedLimit } from './record-page.ts';
 import type { RecordPage } from './record-page.ts';
 import { countTotal } from '../../shared/totals.ts';
@@ -76,7 +77,10 @@ const OwnerPage = builder.objectRef<RecordPage<Prisma.OwnerWhereInput>>('OwnerPa
     nodes: t.prismaField({
       type: [Owner],
       resolve: (query, page, _args, context) =>
-        context.db.prisma.owner.findMany({ ...query, where: page.where, orderBy: page.orderBy, skip: page.skip, take: page.take }),
+        findPage(page, {
+          ids: (args) => context.db.prisma.owner.findMany({ ...args, select: { id: true } }),
+          rows: (args) => context.db.prisma.owner.findMany({ ...query, ...args }),
+        }),
     }),
     pageInfo: t.field({ type: PageInfo, resolve: (page) => page.pageInfo }),
   }),

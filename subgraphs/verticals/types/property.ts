@@ -6,6 +6,7 @@ import { stateCode } from '../../shared/us-states.ts';
 import { parseArguments, withoutNulls } from '../../shared/validation.ts';
 import { PageInfo, builder } from '../builder.ts';
 import { cityName, nonNegativeNumber, percent, recordIdFilter } from './record-filter.ts';
+import { findPage } from './deep-page.ts';
 import { connectionMaxSize, recordPage } from './record-page.ts';
 import type { RecordPage } from './record-page.ts';
 import { countTotal } from '../../shared/totals.ts';
@@ -116,7 +117,10 @@ const PropertyPage = builder.objectRef<RecordPage<Prisma.PropertyWhereInput>>('P
     nodes: t.prismaField({
       type: [Property],
       resolve: (query, page, _args, context) =>
-        context.db.prisma.property.findMany({ ...query, where: page.where, orderBy: page.orderBy, skip: page.skip, take: page.take }),
+        findPage(page, {
+          ids: (args) => context.db.prisma.property.findMany({ ...args, select: { id: true } }),
+          rows: (args) => context.db.prisma.property.findMany({ ...query, ...args }),
+        }),
     }),
     pageInfo: t.field({ type: PageInfo, resolve: (page) => page.pageInfo }),
   }),

@@ -1,0 +1,40 @@
+import type { orderBy } from '../../shared/paging.ts';
+
+/**
+ * From this offset on a page reads its ids first and then only those rows (a deferred join): `OFFSET n` makes
+ * PostgreSQL fetch and discard every skipped row from the table, while the ids alone come from an index-only
+ * scan of the index matching filter + order + id (1M companies, offset 9,950: 32 ms plain, 2.7 ms for the ids).
+ * Below it the extra round trip costs more than the skipped rows.
+ */
+export const DEFERRED_JOIN_FROM = 1000;
+
+/** The part of a findMany call a page decides. */
+export interface PageArgs<Where> {
+  where: Where;
+  orderBy?: ReturnType<typeof orderBy>;
+  skip?: number;
+  take?: number;
+}
+
+export interface PageReaders<Where, Row> {
+  /** `findMany({ ...args, select: { id: true } })`: no relations, so the ids can come from the index alone. */
+  ids: (args: PageArgs<Where>) => Promise<{ id: number }[]>;
+  /** `findMany({ ...query, ...args })`: the rows with whatever the GraphQL selection needs. */
+  rows: (args: PageArgs<Where>) => Promise<Row[]>;
+}
+
+/** One offset page in the order of `page.orderBy`: the same rows as a plain `skip`/`take`, read cheaply when deep. */
+export async function findPage<Where, Row extends { id: number }>(
+  page: { where: Where; orderBy: ReturnType<typeof orderBy>; skip: number; take: number },
+  read: PageReaders<Where, Row>,
+  from = DEFERRED_JOIN_FROM,
+): Promise<Row[]> {
+  const { where, orderBy: order, skip, take } = page;
+  if (skip < from) return read.rows({ where, orderBy: order, skip, take });
+  const ids = (await read.ids({ where, orderBy: order, skip, take })).map((row) => row.id);
+  if (ids.length === 0) return [];
+  // Every model's where input takes `id: { in }`; the generic Where cannot say so.
+  const rows = await read.rows({ where: { id: { in: ids } } as Where });
+  const position = new Map(ids.map((id, index) => [id, index]));
+  return rows.sort((a, b) => (position.get(a.id) ?? 0) - (position.get(b.id) ?? 0));
+}
