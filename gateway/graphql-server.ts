@@ -6,6 +6,8 @@ import { SUBGRAPHS } from '../subgraphs/index.ts';
 import type { SubgraphName } from '../subgraphs/index.ts';
 import type { RequestContext } from '../subgraphs/shared/context.ts';
 import { formatGraphQLError } from './errors.ts';
+import { InFlightFetches } from './in-flight-fetches.ts';
+import type { SubgraphResponse } from './in-flight-fetches.ts';
 import { CachedLocalDataSource } from './local-data-source.ts';
 import { SUBGRAPH_SECRET_HEADER, VIEWER_HEADER } from './subgraph-protocol.ts';
 import { readSupergraph } from './supergraph.ts';
@@ -19,12 +21,24 @@ export interface GraphQLServerOptions {
   plugins?: ApolloServerPlugin<RequestContext>[];
 }
 
-/** The identity travels to remote subgraphs in a header they trust only next to the gateway's secret. */
-class AuthenticatedDataSource extends RemoteGraphQLDataSource<RequestContext> {
-  constructor(url: string, private readonly secret: string) {
+/**
+ * The identity travels to remote subgraphs in a header they trust only next to the gateway's secret. Identical
+ * queries in flight at the same time share one HTTP request (see in-flight-fetches.ts).
+ */
+export class AuthenticatedDataSource extends RemoteGraphQLDataSource<RequestContext> {
+  constructor(
+    url: string,
+    private readonly secret: string,
+    private readonly name: string,
+    private readonly inFlight: InFlightFetches,
+  ) {
     // Node's fetch (undici, keep-alive) rather than the default make-fetch-happen, whose cache and retry layers
     // showed in the bench's profiles of the gateway with subgraphs over HTTP.
     super({ url, fetcher: fetch });
+  }
+
+  override process(options: Parameters<RemoteGraphQLDataSource<RequestContext>['process']>[0]): Promise<SubgraphResponse> {
+    return this.inFlight.fetch(this.name, options, () => super.process(options));
   }
 
   override willSendRequest({ request, context }: Parameters<NonNullable<RemoteGraphQLDataSource<RequestContext>['willSendRequest']>>[0]) {
@@ -38,13 +52,15 @@ export async function createGraphQLServer(
   options: GraphQLServerOptions = {},
 ): Promise<{ server: ApolloServer<RequestContext>; schema: GraphQLSchema }> {
   const { subgraphUrls, gatewaySecret } = options;
+  // One for every subgraph: a mutation sent to either ends the sharing of queries that started before it.
+  const inFlight = new InFlightFetches();
   const gateway = new ApolloGateway({
     supergraphSdl: readSupergraph(),
     buildService: ({ name }) => {
       const subgraph = name as SubgraphName;
-      if (subgraphUrls && gatewaySecret) return new AuthenticatedDataSource(subgraphUrls[subgraph], gatewaySecret);
+      if (subgraphUrls && gatewaySecret) return new AuthenticatedDataSource(subgraphUrls[subgraph], gatewaySecret, subgraph, inFlight);
       // In one process the gateway hands each subgraph its own context object (see RequestContext.loaders).
-      return new CachedLocalDataSource(SUBGRAPHS[subgraph]);
+      return new CachedLocalDataSource(SUBGRAPHS[subgraph], subgraph, inFlight);
     },
   });
   const server = new ApolloServer<RequestContext>({

@@ -2,23 +2,28 @@ import type { GraphQLDataSource, GraphQLDataSourceProcessOptions } from '@apollo
 import { execute, parse, validate } from 'graphql';
 import type { DocumentNode, GraphQLSchema } from 'graphql';
 import type { RequestContext } from '../subgraphs/shared/context.ts';
+import type { InFlightFetches, SubgraphResponse } from './in-flight-fetches.ts';
 
 /** Distinct subgraph operations kept parsed; the query planner emits a small, fixed set per client operation. */
 const MAX_DOCUMENTS = 1_000;
 
-type SubgraphResponse = Awaited<ReturnType<GraphQLDataSource<RequestContext>['process']>>;
-
 /**
  * A subgraph executed in this process, like `LocalGraphQLDataSource`, but parsing and validating each distinct
  * operation once. `LocalGraphQLDataSource` runs graphql-js `graphql()` on every fetch; profiles of the bench
- * (docs/performance.md) showed its validation alone at about a tenth of the gateway's CPU time.
+ * (docs/performance.md) showed its validation alone at about a tenth of the gateway's CPU time. Identical
+ * queries in flight at the same time share one execution (see in-flight-fetches.ts).
  */
 export class CachedLocalDataSource implements GraphQLDataSource<RequestContext> {
   private readonly documents = new Map<string, DocumentNode>();
 
-  constructor(private readonly schema: GraphQLSchema) {}
+  constructor(
+    private readonly schema: GraphQLSchema,
+    private readonly name: string,
+    private readonly inFlight: InFlightFetches,
+  ) {}
 
-  async process({ request, context }: GraphQLDataSourceProcessOptions<RequestContext>): Promise<SubgraphResponse> {
+  async process(options: GraphQLDataSourceProcessOptions<RequestContext>): Promise<SubgraphResponse> {
+    const { request, context } = options;
     const query = request.query ?? '';
     let document = this.documents.get(query);
     if (!document) {
@@ -27,13 +32,19 @@ export class CachedLocalDataSource implements GraphQLDataSource<RequestContext> 
       if (errors.length > 0) return { errors: errors.map((error) => error.toJSON()) };
       if (this.documents.size < MAX_DOCUMENTS) this.documents.set(query, document);
     }
-    const result = await execute({
-      schema: this.schema,
-      document,
-      variableValues: request.variables,
-      operationName: request.operationName,
-      contextValue: context,
-    });
-    return result as SubgraphResponse;
+    const parsed = document;
+    return this.inFlight.fetch(
+      this.name,
+      options,
+      async () =>
+        (await execute({
+          schema: this.schema,
+          document: parsed,
+          variableValues: request.variables,
+          operationName: request.operationName,
+          contextValue: context,
+        })) as SubgraphResponse,
+      parsed,
+    );
   }
 }
