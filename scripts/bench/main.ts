@@ -15,7 +15,7 @@ import { FEDERATED_QUERY, LAYER_PAGE, LAYER_VARIABLES, REST_SCENARIOS } from './
 
 /**
  * npm run bench -- [--scales 100000,1000000] [--duration 10] [--warmup 3] [--connections 10] [--profile]
- *                  [--server postgresql://…] [--only rest,layers,federated]
+ *                  [--server postgresql://…] [--only rest,layers,federated] [--print-only]
  * npm run bench -- --report-only     rewrites docs/performance.md from docs/performance.json
  *
  * For each scale: seeds bench_<scale> on the PostgreSQL server when needed, starts every server in its own
@@ -32,6 +32,8 @@ const { values } = parseArgs({
     only: { type: 'string', default: 'rest,layers,federated' },
     profile: { type: 'boolean', default: false },
     'report-only': { type: 'boolean', default: false },
+    // Measure and print, leave docs/performance.* as they are (a short run while developing is not a result).
+    'print-only': { type: 'boolean', default: false },
   },
 });
 const scales = values.scales.split(',').map(Number);
@@ -207,8 +209,9 @@ if (uncovered.length > 0) process.stderr.write(`list routes without a scenario (
 const results: BenchResults = existsSync(RESULTS) ? JSON.parse(readFileSync(RESULTS, 'utf8')) : { scales: {} };
 for (const scale of scales) {
   results.scales[String(scale)] = await benchScale(scale);
+  if (values['print-only']) continue;
   // Written after each scale, so an interrupted run keeps what it measured.
   writeFileSync(RESULTS, `${JSON.stringify(results, null, 2)}\n`);
   writeFileSync(join(ROOT, 'docs/performance.md'), renderReport(results));
 }
-process.stderr.write('\nwrote docs/performance.json and docs/performance.md\n');
+if (!values['print-only']) process.stderr.write('\nwrote docs/performance.json and docs/performance.md\n');
