@@ -5,6 +5,7 @@ import { createContext, isoDay, type SeedContext } from './context.ts';
 import { TOP_SIGNALS_SQL, briefingWindow, type DayTopSignal } from './generate/briefing.ts';
 import { vacuumAnalyze, createIndexes, dropIndexes, resetSequences, restoreDroppedIndexes, secondaryIndexes } from './indexes.ts';
 import { LOAD_CHAINS, SEED_TABLES, briefingLoad, planTables, type SeedTable, type TableLoad } from './plan.ts';
+import { MARKET_ROLLUPS, refreshMarketRollups } from '../../subgraphs/markets/rollups.ts';
 
 /**
  * The sandbox data generator: fills an empty, migrated database with deterministic, internally consistent
@@ -120,7 +121,8 @@ export async function seedDatabase(db: Database, options: SeedOptions): Promise<
     if (dropped.length > 0) await createIndexes(db, dropped);
   }
   await resetSequences(db, tables.filter((table) => table.serialId).map((table) => table.table));
-  await vacuumAnalyze(db, SEED_TABLES);
+  await refreshMarketRollups(db);
+  await vacuumAnalyze(db, [...SEED_TABLES, ...MARKET_ROLLUPS]);
   // In SEED_TABLES order, whichever chain finished first.
   const counts = Object.fromEntries(SEED_TABLES.map((table) => [table, rows[table]])) as Record<SeedTable, number>;
   const totalRows = Object.values(counts).reduce((sum, count) => sum + count, 0);

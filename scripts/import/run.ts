@@ -1,3 +1,4 @@
+import { refreshMarketRollups } from '../../subgraphs/markets/rollups.ts';
 import type { Database } from '../../subgraphs/shared/database.ts';
 import type { ImportCounts, ImportOptions } from './importer.ts';
 import { RejectLog } from './rejects.ts';
@@ -26,6 +27,8 @@ export async function runImport(
     options: { accession: options.accession },
   });
   await rejects.flush();
+  // The aggregate routes read rollups of signals and trades: bring them up to date with what was written.
+  await refreshMarketRollups(db);
   if (rejects.byReason.size) {
     options.progress?.(`${source}: rejected ${[...rejects.byReason].map(([code, count]) => `${count} ${code}`).join(', ')}`);
   }

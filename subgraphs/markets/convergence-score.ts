@@ -7,6 +7,8 @@
  *   purchases   5 points per purchase, at most 20;
  *   signals    10 per BULLISH signal, 4 per NEUTRAL, 0 per BEARISH, at most 35.
  * Ordered by score, then purchases, then signals (all descending), then ticker.
+ * The service computes the same rule in SQL (convergence-query.ts); this function is its specification, and a
+ * test holds the two equal.
  */
 
 export const CONVERGENCE_WEIGHTS = {
@@ -72,7 +74,8 @@ export function convergenceLeads<P extends Purchase, S extends ScoredSignal>(pur
     const buys = [...buysByTicker.get(ticker)!].sort((a, b) => b.tradeDate.getTime() - a.tradeDate.getTime() || a.id.localeCompare(b.id));
     const ordered = [...tickerSignals].sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || a.id.localeCompare(b.id));
     const members = new Map<string, string>();
-    for (const buy of buys) members.set(memberKey(buy), buy.memberName);
+    // A member is named as in their newest purchase (the latest disclosure).
+    for (const buy of buys) if (!members.has(memberKey(buy))) members.set(memberKey(buy), buy.memberName);
     const breakdown = {
       members: Math.min(members.size * w.perMember, w.maxMembers),
       purchases: Math.min(buys.length * w.perPurchase, w.maxPurchases),

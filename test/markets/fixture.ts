@@ -1,3 +1,4 @@
+import { refreshMarketRollups } from '../../subgraphs/markets/rollups.ts';
 import type { Database } from '../../subgraphs/shared/database.ts';
 
 /**
@@ -143,5 +144,6 @@ export async function loadMarketFixture(db: Database): Promise<{ companyId: numb
       },
     },
   });
+  await refreshMarketRollups(db);
   return { companyId: company.id };
 }

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { parseArguments } from '../../shared/validation.ts';
 import { builder } from '../builder.ts';
-import { CURRENT_TRADES, DEFAULT_TRADE_DAYS, daysAgo } from './congressional-trade.ts';
+import { formatDate } from '../../shared/dates.ts';
+import { DEFAULT_TRADE_DAYS, daysAgo } from './congressional-trade.ts';
 import { Chamber, Party } from './member.ts';
 
 interface MemberActivity {
@@ -68,10 +69,9 @@ const summaryArgs = z.object({
   limit: z.number().int().min(1, 'must be from 1 to 50').max(50, 'must be from 1 to 50'),
 });
 
-// Counted from the same rows the trade list shows: trades in force within the window.
-const COUNTS = `count(*)::int AS trades,
-  (count(*) FILTER (WHERE trade_type = 'purchase'))::int AS purchases,
-  (count(*) FILTER (WHERE trade_type IN ('sale', 'sale_partial')))::int AS sales`;
+// Counted from the same rows the trade list shows (trades in force within the window), through the market
+// rollups: trades per day and member, per day and ticker, and each member's latest trade of each ticker.
+const SUMS = `sum(trades)::int AS trades, sum(purchases)::int AS purchases, sum(sales)::int AS sales`;
 
 builder.queryFields((t) => ({
   congressionalTradesSummary: t.field({
@@ -81,22 +81,28 @@ builder.queryFields((t) => ({
     resolve: async (_root, args, context) => {
       const { days, limit } = parseArguments(summaryArgs, { days: args.days ?? DEFAULT_TRADE_DAYS, limit: args.limit ?? 10 });
       const from = daysAgo(days);
-      const window = `superseded_by_id IS NULL AND trade_date >= $1`;
-      const [topMembers, topTickers, totalTrades] = await Promise.all([
+      const since = formatDate(from);
+      const [topMembers, topTickers, [total]] = await Promise.all([
         context.db.sql.query<MemberActivity>(
-          `SELECT bioguide_id, member_name, max(party) AS party, max(chamber) AS chamber, ${COUNTS}
-             FROM congressional_trades WHERE ${window}
+          `SELECT nullif(bioguide_id, '') AS bioguide_id, member_name, max(party) AS party, max(chamber) AS chamber, ${SUMS}
+             FROM market_member_days WHERE trade_date >= $1::date
             GROUP BY bioguide_id, member_name ORDER BY trades DESC, member_name LIMIT $2`,
-          [from, limit],
+          [since, limit],
         ),
         context.db.sql.query<TickerActivity>(
-          `SELECT ticker, ${COUNTS}, count(DISTINCT coalesce(bioguide_id, member_name))::int AS members
-             FROM congressional_trades WHERE ${window} AND ticker IS NOT NULL
-            GROUP BY ticker ORDER BY trades DESC, ticker LIMIT $2`,
-          [from, limit],
+          `SELECT top.*, (SELECT count(*)::int FROM market_ticker_members m
+                           WHERE m.ticker = top.ticker AND m.last_trade_date >= $1::date) AS members
+             FROM (SELECT ticker, ${SUMS} FROM market_trade_days WHERE trade_date >= $1::date AND ticker <> ''
+                    GROUP BY ticker ORDER BY trades DESC, ticker LIMIT $2) AS top
+            ORDER BY trades DESC, ticker`,
+          [since, limit],
         ),
-        context.db.prisma.congressionalTrade.count({ where: { ...CURRENT_TRADES, tradeDate: { gte: from } } }),
+        context.db.sql.query<{ trades: number }>(
+          `SELECT coalesce(sum(trades), 0)::int AS trades FROM market_trade_days WHERE trade_date >= $1::date`,
+          [since],
+        ),
       ]);
+      const totalTrades = total!.trades;
       return { days, from, totalTrades, topMembers, topTickers };
     },
   }),
