@@ -29,13 +29,18 @@ interface BriefingDay {
   headline: string | null;
 }
 
-/** The days that have a briefing, newest first, for one page and the total. */
+/**
+ * The days that have a briefing, newest first, for one page and the total: signals per day from the market
+ * rollups (the first, partial day of the plan's history from the signals themselves), disclosures per day.
+ */
+const SINCE = `($1::timestamptz AT TIME ZONE 'UTC')`;
 const DAYS_SQL = `
   WITH days AS (
-    SELECT created_at::date AS day, count(*) AS signals, 0 AS trades FROM signals WHERE created_at >= $1 GROUP BY 1
+    SELECT day, signals, 0 AS trades FROM market_signal_dates WHERE day > ${SINCE}::date
     UNION ALL
-    SELECT disclosure_date, 0, count(*) FROM congressional_trades
-     WHERE superseded_by_id IS NULL AND disclosure_date IS NOT NULL GROUP BY 1
+    SELECT created_at::date, count(*), 0 FROM signals WHERE created_at >= ${SINCE} AND created_at < ${SINCE}::date + 1 GROUP BY 1
+    UNION ALL
+    SELECT day, 0, trades FROM market_disclosure_days WHERE day < 'infinity'
     UNION ALL
     SELECT date, 0, 0 FROM briefings
   )`;
@@ -122,7 +127,7 @@ builder.queryFields((t) => ({
     args: { page: t.arg.int({ required: false }), limit: t.arg.int({ required: false }) },
     resolve: async (_root, args, context) => {
       const paging = resolvePaging({ page: args.page, size: args.limit }, BRIEFING_PAGING);
-      const since = signalHistoryStart(context.viewer?.plan) ?? new Date(0);
+      const since = (signalHistoryStart(context.viewer?.plan) ?? new Date(0)).toISOString();
       const days = await context.db.sql.query<BriefingDay>(
         `${DAYS_SQL}
          SELECT d.day::text AS date, sum(d.signals)::int AS signals, sum(d.trades)::int AS trades, b.headline
