@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CANDIDATE_CAP } from '../../subgraphs/verticals/search/query.ts';
 import { SEARCH_SOURCES } from '../../subgraphs/verticals/search/sources.ts';
 import { startTestService } from '../support/service.ts';
 import type { TestService } from '../support/service.ts';
@@ -83,7 +84,8 @@ describe('GET /api/v1/search', () => {
   it('pages through the hits without overlap', async () => {
     const search = await searcher();
     const [common] = await service.databases.sandbox.sql.query<{ name: string }>(
-      `SELECT last_name AS name FROM contacts GROUP BY last_name ORDER BY count(*) DESC, last_name LIMIT 1`,
+      `SELECT word AS name FROM ts_stat('SELECT to_tsvector(''simple'', verticals_search_text(name)) FROM companies')
+       ORDER BY ndoc DESC, word LIMIT 1`,
     );
     const q = encodeURIComponent(common!.name);
     const all = await search(`q=${q}&per_page=20`);
@@ -97,6 +99,51 @@ describe('GET /api/v1/search', () => {
     expect(second.body.pagination).toMatchObject({ page: 2, per_page: 5, total, total_pages: Math.ceil(total / 5) });
     const past = await search(`q=${q}&per_page=100&page=${Math.ceil(total / 100) + 1}`);
     expect(past.body.data).toEqual([]);
+  });
+
+  it('finds whole words first, word prefixes only when no record holds the whole words, and typos last', async () => {
+    const search = await searcher();
+    const db = service.databases.sandbox.sql;
+    await db.query(`INSERT INTO firms (name, hq_city, hq_state, size, practice_areas, website, founded_year) VALUES
+      ('Quorvant Holdings', 'Austin', 'TX', 5, '{}', 'https://quorvant.test', 2001),
+      ('Quorvantix Systems', 'Austin', 'TX', 5, '{}', 'https://quorvantix.test', 2002)`);
+    const titles = async (q: string) =>
+      ((await search(`q=${encodeURIComponent(q)}&verticals=legal`)).body.data as Hit[]).map((hit) => hit.title).sort();
+    expect(await titles('quorvant')).toEqual(['Quorvant Holdings']);
+    expect(await titles('QUORV')).toEqual(['Quorvant Holdings', 'Quorvantix Systems']);
+    expect(await titles('quorvnt')).toContain('Quorvant Holdings');
+    expect(await titles('zzqxv')).toEqual([]);
+  });
+
+  it('ranks at most CANDIDATE_CAP matches per record type: total is then a lower bound, flagged as an estimate', async () => {
+    const search = await searcher();
+    const db = service.databases.sandbox.sql;
+    await db.query(`INSERT INTO firms (name, hq_city, hq_state, size, practice_areas, website, founded_year)
+      SELECT 'Plenbrook Partners ' || n, 'Austin', 'TX', 5, '{}', 'https://plenbrook.test', 2000
+      FROM generate_series(1, ${CANDIDATE_CAP + 20}) AS n`);
+    await db.query(`INSERT INTO firms (name, hq_city, hq_state, size, practice_areas, website, founded_year)
+      SELECT 'Sorvell Partners ' || n, 'Austin', 'TX', 5, '{}', 'https://sorvell.test', 2000 FROM generate_series(1, 7) AS n`);
+    const [stored] = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM firms WHERE name LIKE 'Plenbrook %'`);
+    expect(stored!.n).toBeGreaterThan(CANDIDATE_CAP);
+
+    const capped = await search('q=plenbrook&verticals=legal&per_page=100');
+    expect(capped.body.pagination).toMatchObject({ total: CANDIDATE_CAP, total_is_estimate: true, total_pages: Math.ceil(CANDIDATE_CAP / 100) });
+    const ids = new Set<string>();
+    for (let page = 1; page <= Math.ceil(CANDIDATE_CAP / 30); page += 1) {
+      const response = await search(`q=plenbrook&verticals=legal&per_page=30&page=${page}`);
+      expect(response.body.pagination).toMatchObject({ total: CANDIDATE_CAP, total_is_estimate: true });
+      for (const hit of response.body.data as Hit[]) {
+        expect(hit.title.startsWith('Plenbrook Partners')).toBe(true);
+        ids.add(hit.id);
+      }
+    }
+    expect(ids.size).toBe(CANDIDATE_CAP);
+
+    const exact = await search('q=sorvell&verticals=legal');
+    expect(exact.body.pagination).toMatchObject({ total: 7, total_is_estimate: false });
+    const none = await search('q=sorvell&verticals=legal&page=3&per_page=5');
+    expect(none.body.data).toEqual([]);
+    expect(none.body.pagination).toMatchObject({ total: 7, total_pages: 2, total_is_estimate: false });
   });
 
   it.each([

@@ -6,7 +6,7 @@ import { pageInfoSource, resolvePaging } from '../../shared/paging.ts';
 import type { PageInfoSource } from '../../shared/paging.ts';
 import { parseArguments } from '../../shared/validation.ts';
 import { PageInfo, builder } from '../builder.ts';
-import { COUNT_CAP, searchRecords } from '../search/query.ts';
+import { CANDIDATE_CAP, searchRecords } from '../search/query.ts';
 import type { SearchHitRow } from '../search/query.ts';
 import { Vertical, VERTICAL_VALUES } from './lead.ts';
 import { RECORD_VERTICAL, VerticalRecord, loadRecord } from './vertical-record.ts';
@@ -40,7 +40,7 @@ const SearchPage = builder
       nodes: t.field({ type: [SearchHit], resolve: (page) => page.nodes }),
       pageInfo: t.field({
         type: PageInfo,
-        description: `total counts at most ${COUNT_CAP} hits per record type.`,
+        description: `total counts the ranked candidates, at most ${CANDIDATE_CAP} per record type (totalIsEstimate when a type reached it).`,
         resolve: (page) => page.pageInfo,
       }),
     }),
@@ -74,7 +74,7 @@ async function search(
   const wanted = new Set<string>(verticals ?? VERTICAL_VALUES);
   const kinds = (Object.keys(RECORD_VERTICAL) as VerticalRecordKind[]).filter((kind) => wanted.has(RECORD_VERTICAL[kind]));
   const { hits, total, capped } = await searchRecords(context.db, { q, kinds, skip: paging.skip, take: paging.perPage });
-  // Past COUNT_CAP hits of a record type the total is a lower bound, flagged like an estimated total.
+  // Past CANDIDATE_CAP hits of a record type the total is a lower bound, flagged like an estimated total.
   return { nodes: hits, pageInfo: pageInfoSource(paging, async () => ({ total, isEstimate: capped })) };
 }
 
