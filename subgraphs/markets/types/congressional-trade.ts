@@ -4,6 +4,7 @@ import type { RequestContext } from '../../shared/context.ts';
 import { BadRequestError } from '../../shared/errors.ts';
 import { pageInfoSource, resolvePaging } from '../../shared/paging.ts';
 import { parseArguments, withoutNulls } from '../../shared/validation.ts';
+import { findPage } from '../../shared/deep-page.ts';
 import { PageInfo, builder } from '../builder.ts';
 import { isoDate } from '../../shared/dates.ts';
 import { disclosureLagDays, isLateDisclosure, parseAmountRange } from '../disclosure.ts';
@@ -103,6 +104,7 @@ export async function tradeWhere(args: TradeFilterArgs, context: RequestContext)
 }
 
 const TRADE_PAGING = { defaultPerPage: 50, maxPerPage: 200, sizeArgument: 'limit' };
+// Served by the partial (trade_date DESC, id DESC) index over trades in force, so LIMIT stops after the page.
 const TRADE_ORDER: Prisma.CongressionalTradeOrderByWithRelationInput[] = [{ tradeDate: 'desc' }, { id: 'desc' }];
 
 const TradePage = builder
@@ -112,7 +114,10 @@ const TradePage = builder
       nodes: t.prismaField({
         type: [CongressionalTrade],
         resolve: (query, page, _args, context) =>
-          context.db.prisma.congressionalTrade.findMany({ ...query, where: page.where, orderBy: TRADE_ORDER, skip: page.skip, take: page.take }),
+          findPage({ ...page, orderBy: TRADE_ORDER }, {
+            ids: (args) => context.db.prisma.congressionalTrade.findMany({ ...args, select: { id: true } }),
+            rows: (args) => context.db.prisma.congressionalTrade.findMany({ ...query, ...args }),
+          }),
       }),
       pageInfo: t.field({ type: PageInfo, resolve: (page) => page.pageInfo }),
     }),

@@ -1,4 +1,7 @@
+import DataLoader from 'dataloader';
 import { z } from 'zod';
+import { loaderFor } from '../../shared/context.ts';
+import type { RequestContext } from '../../shared/context.ts';
 import { parseArguments } from '../../shared/validation.ts';
 import { builder } from '../builder.ts';
 import { memberQuery, searchMembers } from '../member-match.ts';
@@ -18,7 +21,9 @@ export const Member = builder.prismaObject('Member', {
     state: t.exposeString('state'),
     district: t.exposeString('district', { nullable: true }),
     committees: t.exposeStringList('committees'),
-    tradesCount: t.relationCount('trades', { where: { supersededById: null } }),
+    tradesCount: t.int({
+      resolve: (member, _args, context) => tradesCountByMember(context).load(member.bioguideId),
+    }),
     trades: t.relation('trades', {
       description: 'The member’s disclosed trades in force, newest first.',
       args: { limit: t.arg.int({ required: false, defaultValue: 20 }) },
@@ -30,6 +35,26 @@ export const Member = builder.prismaObject('Member', {
     }),
   }),
 });
+
+/**
+ * Trades in force per member, one statement for all members of a response. Each count is an index-only scan of
+ * the partial bioguide_id index; Prisma's relation count aggregated every trade of the table (a parallel
+ * sequential scan of all 500k trades at 1M, 325 ms) before joining the few members asked for.
+ */
+function tradesCountByMember(context: RequestContext) {
+  return loaderFor(context, 'markets:tradesCountByMember', () =>
+    new DataLoader<string, number>(async (bioguideIds) => {
+      const rows = await context.db.sql.query<{ bioguide_id: string; trades: number }>(
+        `SELECT m.bioguide_id, (SELECT count(*)::int FROM congressional_trades c
+                                 WHERE c.bioguide_id = m.bioguide_id AND c.superseded_by_id IS NULL) AS trades
+           FROM unnest($1::text[]) AS m(bioguide_id)`,
+        [bioguideIds],
+      );
+      const counts = new Map(rows.map((row) => [row.bioguide_id, Number(row.trades)]));
+      return bioguideIds.map((id) => counts.get(id) ?? 0);
+    }),
+  );
+}
 
 const MemberMatch = builder
   .objectRef<{ bioguideId: string; similarity: number }>('MemberMatch')

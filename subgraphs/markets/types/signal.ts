@@ -5,6 +5,7 @@ import { BadRequestError, NotFoundError } from '../../shared/errors.ts';
 import { pageInfoSource, resolvePaging } from '../../shared/paging.ts';
 import { signalHistoryStart } from '../../shared/plans.ts';
 import { parseArguments, withoutNulls } from '../../shared/validation.ts';
+import { findPage } from '../../shared/deep-page.ts';
 import { PageInfo, builder } from '../builder.ts';
 import { isKnownTicker, tickerSymbol } from '../tickers.ts';
 import { countTotal } from '../../shared/totals.ts';
@@ -52,6 +53,8 @@ export function signalWhere(args: SignalFilterArgs, context: RequestContext): Pr
 }
 
 const SIGNAL_PAGING = { defaultPerPage: 20, maxPerPage: 200, sizeArgument: 'limit' };
+// Served by the (…, created_at DESC, id DESC) indexes, so LIMIT stops after the page.
+const SIGNAL_ORDER: Prisma.SignalOrderByWithRelationInput[] = [{ createdAt: 'desc' }, { id: 'desc' }];
 
 type SignalPageSource = { where: Prisma.SignalWhereInput; skip: number; take: number; pageInfo: ReturnType<typeof pageInfoSource> };
 
@@ -73,12 +76,9 @@ const SignalPage = builder
       nodes: t.prismaField({
         type: [Signal],
         resolve: (query, page, _args, context) =>
-          context.db.prisma.signal.findMany({
-            ...query,
-            where: page.where,
-            orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-            skip: page.skip,
-            take: page.take,
+          findPage({ ...page, orderBy: SIGNAL_ORDER }, {
+            ids: (args) => context.db.prisma.signal.findMany({ ...args, select: { id: true } }),
+            rows: (args) => context.db.prisma.signal.findMany({ ...query, ...args }),
           }),
       }),
       pageInfo: t.field({ type: PageInfo, resolve: (page) => page.pageInfo }),
