@@ -11,6 +11,8 @@ declare module 'autocannon' {
     duration?: number;
     timeout?: number;
     pipelining?: number;
+    /** Requests sent in turn on each connection; `setupRequest` may rewrite each one before it is sent. */
+    requests?: { setupRequest?: (request: { headers?: Record<string, string> }) => { headers?: Record<string, string> } }[];
   }
 
   export interface Histogram {

@@ -47,12 +47,23 @@ export async function ensureDataset(serverUrl: string, scale: number): Promise<s
   return url;
 }
 
-/** An institutional live key in the bench database (the gateway reads keys from the live database). */
-export async function createBenchKey(url: string): Promise<string> {
+/**
+ * Institutional live keys in the bench database (the gateway reads keys from the live database), each of an
+ * account of its own: one for most lines, a pool for the fields limited per account (see main.ts).
+ */
+export async function createBenchKeys(url: string, count: number): Promise<string[]> {
   const db = await openDatabase({ mode: 'live', url });
+  const stamp = Date.now();
+  const keys: string[] = [];
   try {
-    const account = await createAccount(db, 'institutional', `bench-${Date.now()}@example.com`);
-    return (await createApiKey(db, account.id, 'live', 'bench')).key;
+    for (let start = 0; start < count; start += 25) {
+      const batch = Array.from({ length: Math.min(25, count - start) }, async (_, offset) => {
+        const account = await createAccount(db, 'institutional', `bench-${stamp}-${start + offset}@example.com`);
+        return (await createApiKey(db, account.id, 'live', 'bench')).key;
+      });
+      keys.push(...(await Promise.all(batch)));
+    }
+    return keys;
   } finally {
     await db.close();
   }

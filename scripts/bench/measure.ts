@@ -19,6 +19,8 @@ export interface Target {
   method?: 'GET' | 'POST';
   headers?: Record<string, string>;
   body?: string;
+  /** See LoadOptions.authorizations (load.ts). */
+  authorizations?: readonly string[];
 }
 
 export type LoadSettings = Pick<LoadOptions, 'connections' | 'duration' | 'warmup'>;
