@@ -104,6 +104,27 @@ function whereCondition(table: Table, where: object, params: unknown[]): Conditi
   return present.length ? joinAll(present, 'AND', 'TRUE') : null;
 }
 
+/**
+ * Filter pairs that have a GIN index of one key per pair (hand-written migrations): a state with a practice area
+ * is counted through that index alone, instead of intersecting a bitmap of each (which no LIMIT can cut short).
+ */
+const PAIR_INDEXES: { model: Prisma.ModelName; fn: string; equals: string; has: string }[] = [
+  { model: 'Attorney', fn: 'verticals_state_practice_areas', equals: 'state', has: 'practiceAreas' },
+];
+
+function pairCondition(model: Prisma.ModelName, table: Table, where: Record<string, unknown>, params: unknown[]) {
+  for (const pair of PAIR_INDEXES) {
+    const value = where[pair.equals];
+    const has = where[pair.has] as { has?: unknown } | undefined;
+    if (pair.model !== model || typeof value !== 'string' || typeof has?.has !== 'string' || Object.keys(has).length !== 1) continue;
+    const { [pair.equals]: _equals, [pair.has]: _has, ...rest } = where;
+    const column = (field: string) => `${quote(table.name)}.${quote(table.columns.get(field)!)}`;
+    params.push([`${value}/${has.has}`]);
+    return { condition: `${pair.fn}(${column(pair.equals)}, ${column(pair.has)}) @> $${params.length}`, rest };
+  }
+  return null;
+}
+
 export interface WhereSql {
   /** `FROM "table"` and, when the filter says anything, ` WHERE …`. */
   from: string;
@@ -114,7 +135,10 @@ export interface WhereSql {
 export function whereToSql(prisma: PrismaClient, model: Prisma.ModelName, where: object): WhereSql {
   const table = tableOf(prisma, model);
   const params: unknown[] = [];
-  const condition = whereCondition(table, where, params);
+  const pair = pairCondition(model, table, where as Record<string, unknown>, params);
+  const condition = pair
+    ? joinAll([pair.condition, whereCondition(table, pair.rest, params)], 'AND', 'TRUE')
+    : whereCondition(table, where, params);
   return { from: `FROM ${quote(table.name)}${condition ? ` WHERE ${condition}` : ''}`, params };
 }
 

@@ -51,6 +51,7 @@ describe('every list where, as SQL, selects what Prisma selects', () => {
       practiceArea: 'bankruptcy', state: 'NY', city: 'new york', barStatus: 'active', verified: true, firmId: 'firm_2',
     })],
     ['attorneys, practice_area', 'Attorney', () => attorneyWhere({ practiceArea: 'personal injury' })],
+    ['attorneys, practice_area and state (one index key per pair)', 'Attorney', () => attorneyWhere({ practiceArea: 'bankruptcy', state: 'NY' })],
     ['firms, every filter', 'Firm', () => firmWhere({ practiceArea: 'Bankruptcy', state: 'CA', city: 'san francisco', minSize: 2, maxSize: 500 })],
     ['firms, size range', 'Firm', () => firmWhere({ minSize: 5, maxSize: 50 })],
     ['leads, every filter', 'Lead', () => leadWhere({ status: 'new', vertical: 'b2b', tag: 'hot' }, context)],
@@ -84,6 +85,11 @@ describe('every list where, as SQL, selects what Prisma selects', () => {
     expect(() => whereToSql(prisma, 'Company', { name: { contains: 'Acme' } })).toThrow(UntranslatableWhereError);
     expect(() => whereToSql(prisma, 'Contact', { company: { industry: 'software' } })).toThrow(UntranslatableWhereError);
     expect(whereToSql(prisma, 'Company', { industry: undefined, aiScore: { gte: undefined } }).from).toBe('FROM "companies"');
+    expect(whereToSql(prisma, 'Attorney', attorneyWhere({ practiceArea: 'bankruptcy', state: 'NY', verified: true }))).toEqual({
+      from: 'FROM "attorneys" WHERE (verticals_state_practice_areas("attorneys"."state", "attorneys"."practice_areas") @> $1'
+        + ' AND "attorneys"."bar_verified" = $2)',
+      params: [['NY/Bankruptcy'], true],
+    });
   });
 });
 
