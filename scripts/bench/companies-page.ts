@@ -1,5 +1,6 @@
 import type { Prisma } from '../../prisma/generated/client/client.ts';
 import type { Database } from '../../subgraphs/shared/database.ts';
+import { countTotal } from '../../subgraphs/shared/totals.ts';
 
 /** The companies list page as the documented REST route asks for it: filters, sort by ai_score, offset page. */
 export interface CompanyPageQuery {
@@ -22,8 +23,9 @@ export function companyPageQuery(params: URLSearchParams): CompanyPageQuery {
 }
 
 /**
- * The same two statements the resolver makes Prisma send (the page, all scalar columns, ordered by ai_score
- * with id as tie-breaker; and the count), written by hand and run concurrently as GraphQL runs them.
+ * The same statements the resolver sends (the page through Prisma, all scalar columns, ordered by ai_score with id
+ * as tie-breaker; the total as subgraphs/shared/totals.ts counts it, capped at 10,000 and estimated past it),
+ * written by hand and run concurrently as GraphQL runs them.
  */
 export async function companiesPageViaSql(db: Database, query: CompanyPageQuery) {
   const conditions: string[] = [];
@@ -37,9 +39,11 @@ export async function companiesPageViaSql(db: Database, query: CompanyPageQuery)
       `SELECT * FROM companies ${where} ORDER BY ai_score DESC, id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
       [...params, query.perPage, (query.page - 1) * query.perPage],
     ),
-    db.sql.query<{ total: number }>(`SELECT count(*)::int AS total FROM companies ${where}`, params),
+    db.sql.query<{ total: number }>(`SELECT count(*)::int AS total FROM (SELECT 1 FROM companies ${where} LIMIT 10001) AS capped`, params),
   ]);
-  return { data: rows, total: count?.total ?? 0 };
+  if (count!.total <= 10_000) return { data: rows, total: count!.total };
+  const [plan] = await db.sql.query<{ 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] }>(`EXPLAIN (FORMAT JSON) SELECT 1 FROM companies ${where}`, params);
+  return { data: rows, total: Math.max(10_001, plan!['QUERY PLAN'][0].Plan['Plan Rows']) };
 }
 
 export async function companiesPageViaPrisma(db: Database, query: CompanyPageQuery) {
@@ -51,7 +55,7 @@ export async function companiesPageViaPrisma(db: Database, query: CompanyPageQue
       skip: (query.page - 1) * query.perPage,
       take: query.perPage,
     }),
-    db.prisma.company.count({ where }),
+    countTotal(db, 'Company', where, 10_000).then((counted) => counted.total),
   ]);
   return { data: rows, total };
 }

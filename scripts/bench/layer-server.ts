@@ -15,7 +15,7 @@ import { companiesPageViaPrisma, companiesPageViaSql, companyPageQuery } from '.
  *   POST /graphql          one subgraph schema, executed with graphql-js over a fixed viewer (also what Hive
  *                          Gateway and our gateway in URL mode reach)
  *   GET  /sql/companies    the companies page and count as raw SQL through `pg`
- *   GET  /prisma/companies the same through Prisma (findMany + count)
+ *   GET  /prisma/companies the same through Prisma (findMany, and the total as the resolver counts it)
  * Run as its own process: node --import tsx scripts/bench/layer-server.ts --subgraph verticals --port N --url …
  */
 const { values } = parseArgs({
