@@ -218,6 +218,7 @@ async function countingFetches(servers: ServerProcess[], run: () => Promise<Meas
   const sent = (line.result?.requests ?? 0) + (line.result?.warmupRequests ?? 0);
   // The sanity request before the load is one more gateway request.
   if (sent > 0) line.subgraphFetchesPerRequest = round((await served() - before) / (sent + 1));
+  process.stderr.write(`  ${''.padEnd(34)} subgraph fetches per request: ${line.subgraphFetchesPerRequest ?? '—'}\n`);
   return line;
 }
 
