@@ -35,11 +35,22 @@ export function memberNameMatch(matchColumn: string, rankColumn: string, query: 
   return { condition, params: tokens.map((token) => `%${token}%`), rank, rankParams: [normalizeName(query)] };
 }
 
-/** The distinct disclosed member names of trades that match a partial name (the trades `member` filter). */
+/**
+ * The distinct disclosed member names of trades that match a partial name (the trades `member` filter). The
+ * distinct names are read by skipping through the member_name index, one probe per name, and matched after:
+ * matching the trades first read every trade of the member (a member with 25k trades at 1M: 786 ms; the
+ * skip: ~150 probes, under 10 ms at any number of trades).
+ */
 export async function matchingTradeMemberNames(sql: SqlClient, query: string): Promise<string[]> {
   const match = memberNameMatch('member_name', 'member_name', query, 1);
   const rows = await sql.query<{ member_name: string }>(
-    `SELECT DISTINCT member_name FROM congressional_trades WHERE ${match.condition}`,
+    `WITH RECURSIVE names(member_name) AS (
+       (SELECT member_name FROM congressional_trades ORDER BY member_name LIMIT 1)
+       UNION ALL
+       SELECT (SELECT c.member_name FROM congressional_trades c WHERE c.member_name > n.member_name
+                ORDER BY c.member_name LIMIT 1)
+         FROM names n WHERE n.member_name IS NOT NULL)
+     SELECT member_name FROM names WHERE member_name IS NOT NULL AND ${match.condition}`,
     match.params,
   );
   return rows.map((row) => row.member_name);
