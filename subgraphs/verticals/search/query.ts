@@ -32,7 +32,7 @@ export function wordSimilarityThreshold(query: string): number {
 }
 
 /**
- * The query as the planner sees it. Written out in every condition (not read from a CTE) so that, the statement
+ * The query as the planner sees it. Written out in the full-text conditions (not read from a CTE) so that, the statement
  * being planned with its parameter, PostgreSQL folds them to constants and estimates each word from the full-text
  * index's statistics: a word in a third of the names (`llc`) is found by a sequential scan that stops at the cap,
  * a rare one through the GIN index.
