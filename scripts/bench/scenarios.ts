@@ -42,6 +42,8 @@ export const REST_SCENARIOS: RestScenario[] = [
   { path: TRADES, kind: 'unselective', query: '' },
   // Searches carry a per-account field limit (30 a minute, docs/api.md): under load most answers are 429s.
   { path: '/api/v1/search', kind: 'selective', query: 'q=acme' },
+  // A last name: whole-word matches in four record types, each capped at 100 candidates (docs/api.md).
+  { path: '/api/v1/search', kind: 'unselective', query: 'q=walker' },
   { path: '/api/search', kind: 'documented', query: 'q=AAPL' },
   { path: '/api/search/members', kind: 'selective', query: 'q=lang' },
   { path: '/api/v1/leads', kind: 'unselective', query: '' },
