@@ -29,6 +29,11 @@ export interface SeedOptions {
   /** The day the data is relative to; today 00:00 UTC by default. */
   anchor?: Date;
   onProgress?: (progress: SeedProgress) => void;
+  /**
+   * A table's load failed. The other chains still finish (and the indexes are rebuilt) before seedDatabase
+   * rejects, which at 10M records is most of an hour later, so this reports the failure as it happens.
+   */
+  onTableFailed?: (table: string, error: unknown) => void;
 }
 
 export interface SeedSummary {
@@ -111,7 +116,12 @@ export async function seedDatabase(db: Database, options: SeedOptions): Promise<
     for (const name of chain) {
       const table = name === 'briefings' ? briefingLoad(ctx, await topSignalsByDay(db, ctx)) : byName.get(name);
       if (!table) throw new Error(`no plan for table ${name}`);
-      rows[name] = await load(db, table, options.onProgress);
+      try {
+        rows[name] = await load(db, table, options.onProgress);
+      } catch (error) {
+        options.onTableFailed?.(name, error);
+        throw error;
+      }
     }
   };
   try {

@@ -68,7 +68,13 @@ async function main() {
     } else if (await isSeeded(db)) {
       fail(`The ${options.mode} database is already seeded. Run again with --reset to replace its generated records.`);
     }
-    const summary = await seedDatabase(db, { scale: options.scale, seed: options.seed, onProgress: progressPrinter() });
+    const summary = await seedDatabase(db, {
+      scale: options.scale,
+      seed: options.seed,
+      onProgress: progressPrinter(),
+      onTableFailed: (table, error) =>
+        process.stderr.write(`${table}: load failed (${error instanceof Error ? error.message : String(error)}); finishing the other tables and the indexes before exiting\n`),
+    });
     process.stdout.write(`${JSON.stringify({ database: options.mode, engine: db.engine, ...summary })}\n`);
   } finally {
     await db.close();
