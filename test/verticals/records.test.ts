@@ -280,6 +280,29 @@ describe.each(CASES)('GET $path', (record) => {
   });
 });
 
+describe('city filters', () => {
+  // Prisma sends a case-insensitive equals as ILIKE, where % and _ are wildcards; they must stay literal.
+  it.each([
+    ['/api/v1/realestate/properties', 'city=%25'],
+    ['/api/v1/realestate/properties', 'city=_%25'],
+    ['/api/v1/legal/attorneys', 'city=%25'],
+    ['/api/v1/legal/firms', 'city=%25'],
+  ])('%s?%s matches the city literally, not every city', async (path, query) => {
+    const response = await service.get(`${path}?${query}`, sandboxKey);
+    expect(response.status).toBe(200);
+    expect(response.body.pagination.total).toBe(0);
+    expect(response.body.data).toEqual([]);
+  });
+
+  it('still matches a real city whatever its case', async () => {
+    const [row] = await service.databases.sandbox.sql.query<{ city: string; n: number }>(
+      'SELECT city, count(*)::int AS n FROM properties GROUP BY city ORDER BY n DESC LIMIT 1',
+    );
+    const response = await service.get(`/api/v1/realestate/properties?city=${encodeURIComponent(row!.city.toUpperCase())}`, sandboxKey);
+    expect(response.body.pagination.total).toBe(row!.n);
+  });
+});
+
 describe('GET /api/v1/b2b/companies/:id', () => {
   it('returns the record of the list and 404 for an unknown company', async () => {
     const list = await service.get('/api/v1/b2b/companies?per_page=1', sandboxKey);

@@ -10,6 +10,7 @@ import { findPage } from './deep-page.ts';
 import { connectionMaxSize, recordPage } from './record-page.ts';
 import type { RecordPage } from './record-page.ts';
 import { countTotal } from '../../shared/totals.ts';
+import { equalsIgnoringCase } from '../../shared/text-match.ts';
 
 export const BAR_STATUSES = ['active', 'inactive', 'suspended'] as const;
 export const BarStatus = builder.enumType('BarStatus', { values: BAR_STATUSES });
@@ -76,7 +77,7 @@ export function attorneyWhere(args: object): Prisma.AttorneyWhereInput {
   return {
     practiceAreas: filter.practiceArea ? { has: filter.practiceArea } : undefined,
     state: filter.state,
-    city: filter.city ? { equals: filter.city, mode: 'insensitive' } : undefined,
+    city: filter.city ? equalsIgnoringCase(filter.city) : undefined,
     barStatus: filter.barStatus,
     barVerified: filter.verified,
     firmId: filter.firmId,

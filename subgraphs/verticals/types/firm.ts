@@ -10,6 +10,7 @@ import { findPage } from './deep-page.ts';
 import { connectionMaxSize, recordPage, relatedLimit } from './record-page.ts';
 import type { RecordPage } from './record-page.ts';
 import { countTotal } from '../../shared/totals.ts';
+import { equalsIgnoringCase } from '../../shared/text-match.ts';
 
 export const Firm = builder.prismaObject('Firm', {
   description: 'A law firm with its headquarters, practice areas, attorneys and partners.',
@@ -69,7 +70,7 @@ export function firmWhere(args: object): Prisma.FirmWhereInput {
   return {
     practiceAreas: filter.practiceArea ? { has: filter.practiceArea } : undefined,
     hqState: filter.state,
-    hqCity: filter.city ? { equals: filter.city, mode: 'insensitive' } : undefined,
+    hqCity: filter.city ? equalsIgnoringCase(filter.city) : undefined,
     size: { gte: filter.minSize, lte: filter.maxSize },
   };
 }

@@ -10,6 +10,7 @@ import { findPage } from './deep-page.ts';
 import { connectionMaxSize, recordPage } from './record-page.ts';
 import type { RecordPage } from './record-page.ts';
 import { countTotal } from '../../shared/totals.ts';
+import { equalsIgnoringCase } from '../../shared/text-match.ts';
 
 export const PROPERTY_TYPES = ['single_family', 'condo', 'townhouse', 'multi_family', 'land', 'commercial'] as const;
 export const PropertyType = builder.enumType('PropertyType', { values: PROPERTY_TYPES });
@@ -102,7 +103,7 @@ export function propertyWhere(args: object): Prisma.PropertyWhereInput {
   const filter = parseArguments(propertyFilter, withoutNulls(args as Record<string, unknown>));
   return {
     state: filter.state,
-    city: filter.city ? { equals: filter.city, mode: 'insensitive' } : undefined,
+    city: filter.city ? equalsIgnoringCase(filter.city) : undefined,
     zip: filter.zip,
     propertyType: filter.propertyType,
     equityPct: { gte: filter.minEquity, lte: filter.maxEquity },
