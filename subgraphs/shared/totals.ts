@@ -66,7 +66,7 @@ function fieldCondition(column: string, filter: unknown, params: unknown[]): Con
   for (const [operator, value] of Object.entries(operators)) {
     if (value === undefined) continue;
     if (operator === 'equals') {
-      // Prisma says `ILIKE` for an insensitive `equals` (without escaping % and _); the total says the same.
+      // Prisma says `ILIKE` for an insensitive `equals`; the total says the same (text-match.ts escapes % and _).
       parts.push(value === null ? `${column} IS NULL` : `${column} ${insensitive ? 'ILIKE' : '='} ${bind(value)}`);
     } else if (operator === 'in' && Array.isArray(value) && !insensitive) {
       parts.push(`${column} = ANY(${bind(value)})`);
