@@ -50,7 +50,7 @@ export class AuthenticatedDataSource extends RemoteGraphQLDataSource<RequestCont
 /** Apollo Server over an Apollo Gateway that composes the subgraphs from the checked-in supergraph. */
 export async function createGraphQLServer(
   options: GraphQLServerOptions = {},
-): Promise<{ server: ApolloServer<RequestContext>; schema: GraphQLSchema }> {
+): Promise<{ server: ApolloServer<RequestContext>; schema: GraphQLSchema; inFlight: InFlightFetches }> {
   const { subgraphUrls, gatewaySecret } = options;
   // One for every subgraph: a mutation sent to either ends the sharing of queries that started before it.
   const inFlight = new InFlightFetches();
@@ -72,5 +72,5 @@ export async function createGraphQLServer(
   });
   await server.start();
   if (!gateway.schema) throw new Error('the gateway started without a schema');
-  return { server, schema: gateway.schema };
+  return { server, schema: gateway.schema, inFlight };
 }

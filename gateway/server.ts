@@ -9,6 +9,7 @@ import { env } from '../subgraphs/shared/config.ts';
 import { logger } from '../subgraphs/shared/logger.ts';
 import { attachReportWorker } from '../subgraphs/verticals/reports/worker.ts';
 import type { ReportWorkerOptions } from '../subgraphs/verticals/reports/worker.ts';
+import { SUBGRAPHS } from '../subgraphs/index.ts';
 import { registerAccountRoutes } from './auth/account-routes.ts';
 import { registerGuard } from './auth/guard.ts';
 import { createSessionTokens } from './auth/sessions.ts';
@@ -60,7 +61,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   const control = databases.live;
   const limits = options.limits ?? createLimits();
   const sessions = options.sessions ?? createSessionTokens({ secrets: env.JWT_SECRETS, ttlSeconds: env.JWT_TTL_SECONDS });
-  const { server: graphql, schema } = await createGraphQLServer({
+  const { server: graphql, schema, inFlight } = await createGraphQLServer({
     ...options,
     plugins: [operationGuardPlugin(limits.checkFieldLimits)],
   });
@@ -109,7 +110,12 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   });
   registerGraphiQLAssets(app);
 
-  const restDependencies = { graphql, schema, contextFor };
+  // With the subgraphs in this process, REST queries that verticals answers whole skip the gateway (rest/direct.ts).
+  // Verticals resolves every field of its schema itself; markets' Company fields need verticals' ticker.
+  const direct = options.subgraphUrls
+    ? undefined
+    : { subgraphs: [{ name: 'verticals', schema: SUBGRAPHS.verticals }], apiSchema: schema, checkFieldLimits: limits.checkFieldLimits, inFlight };
+  const restDependencies = { graphql, schema, contextFor, direct };
   registerRestRoutes(app, verticalsRoutes, restDependencies);
   registerRestRoutes(app, marketsRoutes, restDependencies);
   const dataDir = options.dataDir ?? env.dataDir;

@@ -5,6 +5,8 @@ import type { GraphQLFormattedError, GraphQLSchema, OperationDefinitionNode } fr
 import type { RequestContext } from '../../subgraphs/shared/context.ts';
 import { BadRequestError } from '../../subgraphs/shared/errors.ts';
 import { errorBodyOf } from '../errors.ts';
+import { directRunner } from './direct.ts';
+import type { DirectExecutionOptions } from './direct.ts';
 import { sortValue } from './route.ts';
 import type { RestRoute } from './route.ts';
 import { coercerFor, variableTypes } from './variables.ts';
@@ -15,6 +17,8 @@ export interface RestDependencies {
   schema: GraphQLSchema;
   /** Builds the request's context (authentication has already run in the request hooks). */
   contextFor: (request: FastifyRequest) => RequestContext;
+  /** In-process subgraphs that may answer a route's query without the gateway (see direct.ts). */
+  direct?: DirectExecutionOptions;
 }
 
 /** Registers each route of a table: parameters become variables, the operation runs, data becomes the body. */
@@ -25,6 +29,7 @@ export function registerRestRoutes(app: FastifyInstance, routes: readonly RestRo
       (definition): definition is OperationDefinitionNode => definition.kind === Kind.OPERATION_DEFINITION,
     );
     if (!operation) throw new Error(`${route.method} ${route.path}: the operation has no definition`);
+    const direct = deps.direct && directRunner(deps.direct, route.method, document, operation, route.operation);
     const types = variableTypes(deps.schema, operation);
     const coercers = new Map<string, Coerce>();
     for (const variable of [...Object.values(route.query ?? {}), ...Object.values(route.params ?? {})]) {
@@ -47,16 +52,10 @@ export function registerRestRoutes(app: FastifyInstance, routes: readonly RestRo
           ...readParameters(request.params as Record<string, unknown>, route.params ?? {}, coercers, 'path'),
           ...(route.body ? route.body(readBody(request.body)) : {}),
         };
-        // The text, not the parsed document: Apollo Server would print a document on every call to find it in
-        // its cache of validated documents (seen in the bench's profiles); the text is hashed and found directly.
-        const response = await deps.graphql.executeOperation(
-          { query: route.operation, variables },
-          { contextValue: deps.contextFor(request) },
-        );
-        if (response.body.kind !== 'single') throw new Error('incremental delivery is not used by REST routes');
+        const contextValue = deps.contextFor(request);
+        const { data, errors, headers } = (await direct?.(variables, contextValue)) ?? (await throughGateway(deps.graphql, route.operation, variables, contextValue));
         // Headers set while the operation ran (a field's own rate limit sets Retry-After) belong to the reply.
-        for (const [name, value] of response.http.headers) reply.header(name, value);
-        const { data, errors } = response.body.singleResult;
+        for (const [name, value] of headers) reply.header(name, value);
         if (errors?.length) return sendError(reply, errors[0] as GraphQLFormattedError, parameterOf);
         const result = data as Record<string, unknown>;
         const status = typeof route.status === 'function' ? route.status(result) : (route.status ?? 200);
@@ -65,6 +64,15 @@ export function registerRestRoutes(app: FastifyInstance, routes: readonly RestRo
       },
     });
   }
+}
+
+async function throughGateway(graphql: ApolloServer<RequestContext>, query: string, variables: Record<string, unknown>, contextValue: RequestContext) {
+  // The text, not the parsed document: Apollo Server would print a document on every call to find it in
+  // its cache of validated documents (seen in the bench's profiles); the text is hashed and found directly.
+  const response = await graphql.executeOperation({ query, variables }, { contextValue });
+  if (response.body.kind !== 'single') throw new Error('incremental delivery is not used by REST routes');
+  const { data, errors } = response.body.singleResult;
+  return { data, errors, headers: response.http.headers };
 }
 
 function readParameters(

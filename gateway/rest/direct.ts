@@ -1,0 +1,81 @@
+import { GraphQLError, execute, getVariableValues, validate } from 'graphql';
+import type { DocumentNode, GraphQLFormattedError, GraphQLSchema, OperationDefinitionNode } from 'graphql';
+import type { RequestContext } from '../../subgraphs/shared/context.ts';
+import { formatGraphQLError } from '../errors.ts';
+import type { InFlightFetches, SubgraphResponse } from '../in-flight-fetches.ts';
+import type { createFieldLimiter } from '../limits/field-limits.ts';
+import { checkOperation } from '../limits/operation-plugin.ts';
+
+export interface DirectExecutionOptions {
+  /**
+   * In-process subgraphs whose every field it resolves itself (no `@external`, `@requires` or `@provides`):
+   * an operation valid against one of them is what the query planner would send it whole.
+   */
+  subgraphs: { name: string; schema: GraphQLSchema }[];
+  /** The gateway's API schema, which the operation guard measures against (as the plugin does). */
+  apiSchema: GraphQLSchema;
+  checkFieldLimits: ReturnType<typeof createFieldLimiter>;
+  inFlight: InFlightFetches;
+}
+
+export interface DirectResult {
+  data?: Record<string, unknown> | null;
+  /** Formatted as Apollo Server formats them (formatGraphQLError), the first one is the REST error. */
+  errors?: readonly GraphQLFormattedError[];
+  headers: [string, string][];
+}
+
+/** Runs a REST route's operation; undefined means "not here, use the gateway" (which answers identically). */
+export type DirectRunner = (variables: Record<string, unknown>, context: RequestContext) => Promise<DirectResult | undefined>;
+
+/**
+ * A REST query that one in-process subgraph answers whole runs on that subgraph's schema directly, without
+ * Apollo Server's request pipeline and the gateway's planning and result shaping, which cost more CPU per request
+ * than the subgraph's own execution (docs/performance.md item 6). Everything else the gateway path does stays:
+ * the operation guard (depth, cost, plan table, field limits) on the API schema, sharing of identical queries in
+ * flight, and errors formatted by the same function. Variables the subgraph would refuse go to the gateway path,
+ * so those errors are the gateway's own.
+ */
+export function directRunner(
+  options: DirectExecutionOptions,
+  method: string,
+  document: DocumentNode,
+  operation: OperationDefinitionNode,
+  text: string,
+): DirectRunner | undefined {
+  if (method !== 'GET' || operation.operation !== 'query') return undefined;
+  const subgraph = options.subgraphs.find(({ schema }) => validate(schema, document).length === 0);
+  if (!subgraph) return undefined;
+  const operationName = operation.name?.value;
+
+  return async (variables, context) => {
+    if (getVariableValues(subgraph.schema, operation.variableDefinitions ?? [], variables).errors) return undefined;
+    const headers: [string, string][] = [];
+    try {
+      await checkOperation(options.checkFieldLimits, { schema: options.apiSchema, document, operation, variables, viewer: context.viewer });
+    } catch (error) {
+      return { errors: [formatted(error, headers)], headers };
+    }
+    const response = await options.inFlight.fetch(
+      subgraph.name,
+      { kind: 'incoming operation', request: { query: text, variables, operationName }, context, incomingRequestContext: {} as never } as never,
+      async () => (await execute({ schema: subgraph.schema, document, variableValues: variables, operationName, contextValue: context })) as SubgraphResponse,
+      document,
+    );
+    const errors = response.errors as readonly unknown[] | undefined;
+    return {
+      data: response.data as Record<string, unknown> | null | undefined,
+      ...(errors?.length ? { errors: errors.map((error) => formatted(error, headers)) } : {}),
+      headers,
+    };
+  };
+}
+
+/** As Apollo Server formats an error (errorNormalize.ts): a code always, `extensions.http` moved to the response. */
+function formatted(error: unknown, headers: [string, string][]): GraphQLFormattedError {
+  const graphqlError =
+    error instanceof GraphQLError ? error : new GraphQLError(error instanceof Error ? error.message : String(error), { originalError: error as Error });
+  const { http, ...extensions } = graphqlError.extensions as { http?: { headers?: Map<string, string> } } & Record<string, unknown>;
+  for (const header of http?.headers ?? []) headers.push(header);
+  return formatGraphQLError({ ...graphqlError.toJSON(), extensions: { ...extensions, code: extensions.code ?? 'INTERNAL_SERVER_ERROR' } }, graphqlError);
+}
