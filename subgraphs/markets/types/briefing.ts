@@ -14,6 +14,8 @@ import { YieldCurve, spread2to10, yieldCurveOn } from './macro.ts';
 import type { YieldCurveSource } from './macro.ts';
 import { Signal } from './signal.ts';
 
+const briefingArguments = z.object({ date: isoDate });
+
 /**
  * A daily briefing: the signals created that day (UTC, within the plan's history), the congressional trades
  * disclosed that day, and the yield curve of that day (or the latest before it). A day has a briefing when it
@@ -145,6 +147,6 @@ builder.queryFields((t) => ({
     type: Briefing,
     description: 'The briefing of one day; a day without one is not_found.',
     args: { date: t.arg.string({ required: true, description: 'YYYY-MM-DD' }) },
-    resolve: (_root, args, context) => briefingOn(context, parseArguments(z.object({ date: isoDate }), args).date),
+    resolve: (_root, args, context) => briefingOn(context, parseArguments(briefingArguments, args).date),
   }),
 }));

@@ -14,9 +14,12 @@ import { Signal } from './signal.ts';
 export const MAX_RECENT = 50;
 const recentLimit = z.number().int().min(1, `must be from 1 to ${MAX_RECENT}`).max(MAX_RECENT, `must be from 1 to ${MAX_RECENT}`);
 
+// Built once: zod compiles an object schema on first use, and this runs once per company of a federated page.
+const recentLimitArguments = z.object({ limit: recentLimit });
+
 /** `limit` of a per-ticker list, validated. */
 export function parseRecentLimit(limit: number | null | undefined): number {
-  return parseArguments(z.object({ limit: recentLimit }), { limit: limit ?? 10 }).limit;
+  return parseArguments(recentLimitArguments, { limit: limit ?? 10 }).limit;
 }
 
 interface TickerSummarySource {
