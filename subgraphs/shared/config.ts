@@ -35,6 +35,8 @@ const environmentSchema = z.object({
   SANDBOX_CREDITS: z.coerce.number().int().min(1).default(500),
   // Lists count their `total` exactly up to this many matches, then report the planner's estimate (docs/api.md).
   EXACT_TOTAL_LIMIT: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
+  // Milliseconds the search's typo (trigram) tier may take before the search answers without typo matches.
+  SEARCH_TYPO_BUDGET_MS: z.coerce.number().int().min(1).max(60_000).default(1_000),
 });
 
 export type Environment = z.infer<typeof environmentSchema> & { dataDir: string };

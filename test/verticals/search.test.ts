@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CANDIDATE_CAP } from '../../subgraphs/verticals/search/query.ts';
+import { CANDIDATE_CAP, wasCanceledByTimeout } from '../../subgraphs/verticals/search/query.ts';
+import { env } from '../../subgraphs/shared/config.ts';
 import { SEARCH_SOURCES } from '../../subgraphs/verticals/search/sources.ts';
 import { startTestService } from '../support/service.ts';
 import type { TestService } from '../support/service.ts';
@@ -175,6 +176,37 @@ describe('GET /api/v1/search', () => {
     expect(data.search.nodes.map((hit: { id: string }) => hit.id)).toEqual(rest.body.data.map((hit: Hit) => hit.id));
     expect(data.search.pageInfo.total).toBe(rest.body.pagination.total);
     for (const hit of data.search.nodes) expect(hit.record.id).toBe(hit.id);
+  });
+});
+
+describe('the time budget of the typo tier (SEARCH_TYPO_BUDGET_MS)', () => {
+  it('recognises PostgreSQL cancelling a statement past its statement_timeout (PGlite enforces none)', async () => {
+    const { prisma, engine } = service.databases.sandbox;
+    const outcome = await prisma
+      .$transaction([prisma.$queryRawUnsafe(`SELECT set_config('statement_timeout', '50', true)`), prisma.$queryRawUnsafe('SELECT pg_sleep(0.5)::text')])
+      .then(() => 'completed', (error: unknown) => error);
+    if (engine === 'pglite') {
+      // Single-threaded WASM has no timer to cancel with: there the budget does not apply (docs/api.md).
+      expect(outcome).toBe('completed');
+    } else {
+      expect(wasCanceledByTimeout(outcome)).toBe(true);
+    }
+    const other = await prisma.$queryRawUnsafe('SELECT * FROM no_such_table').then(() => undefined, (error: unknown) => error);
+    expect(other).toBeDefined();
+    expect(wasCanceledByTimeout(other)).toBe(false);
+  });
+
+  it('answers a search whose typo tier ran out of time with what the exact tiers found, not an error', async () => {
+    const search = await searcher();
+    const saved = env.SEARCH_TYPO_BUDGET_MS;
+    env.SEARCH_TYPO_BUDGET_MS = 1;
+    try {
+      const response = await search('q=zqxjvw');
+      expect(response.status).toBe(200);
+      expect(response.body.pagination).toMatchObject({ total: 0 });
+    } finally {
+      env.SEARCH_TYPO_BUDGET_MS = saved;
+    }
   });
 });
 

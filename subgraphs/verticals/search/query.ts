@@ -1,3 +1,4 @@
+import { env } from '../../shared/config.ts';
 import type { Database } from '../../shared/database.ts';
 import { RECORD_VERTICAL } from '../types/vertical-record.ts';
 import type { VerticalRecordKind } from '../types/vertical-record.ts';
@@ -107,7 +108,22 @@ interface SearchRow {
  * same candidates on every call, or page 2 could repeat page 1's hits.
  */
 const SETTINGS = `SELECT set_config('pg_trgm.word_similarity_threshold', $1, true), set_config('jit', 'off', true),
-  set_config('max_parallel_workers_per_gather', '0', true), set_config('synchronize_seqscans', 'off', true)`;
+  set_config('max_parallel_workers_per_gather', '0', true), set_config('synchronize_seqscans', 'off', true),
+  set_config('statement_timeout', coalesce($2, current_setting('statement_timeout')), true)`;
+
+/**
+ * The typo tier reads the trigram posting lists of every record of the asked types; it cannot stop early. At 10M
+ * records per vertical a word found nowhere (`acme`) took 95 s there, so that tier is best effort: past
+ * SEARCH_TYPO_BUDGET_MS PostgreSQL cancels it and the search answers with what the exact tiers found (nothing).
+ * The other tiers stop at their candidate caps and carry no budget.
+ */
+const typoBudget = (tier: Tier) => (tier === 'fuzzy' ? String(env.SEARCH_TYPO_BUDGET_MS) : null);
+
+/** PostgreSQL's query_canceled, as Prisma reports a raw query's database error. */
+export function wasCanceledByTimeout(error: unknown): boolean {
+  const { meta, message } = error as { meta?: { code?: string }; message?: string };
+  return meta?.code === '57014' || /statement timeout/i.test(message ?? '');
+}
 
 /** One page of ranked hits across the asked record types, the number of candidates, and whether a type was capped. */
 export async function searchRecords(
@@ -120,11 +136,16 @@ export async function searchRecords(
   let rows: SearchRow[] = [];
   // A batch transaction per tier (settings + statement): Prisma's interactive transactions cost ~8 ms more.
   for (const tier of TIERS) {
-    const [, found] = await db.prisma.$transaction([
-      db.prisma.$queryRawUnsafe(SETTINGS, threshold),
-      db.prisma.$queryRawUnsafe<SearchRow[]>(searchStatement(sources, tier, request.skip, request.take), request.q),
-    ]);
-    rows = found;
+    try {
+      const [, found] = await db.prisma.$transaction([
+        db.prisma.$queryRawUnsafe(SETTINGS, threshold, typoBudget(tier)),
+        db.prisma.$queryRawUnsafe<SearchRow[]>(searchStatement(sources, tier, request.skip, request.take), request.q),
+      ]);
+      rows = found;
+    } catch (error) {
+      if (tier === 'fuzzy' && wasCanceledByTimeout(error)) break;
+      throw error;
+    }
     if ((rows[0]?.total ?? 0) > 0) break;
   }
   const hits = rows.filter((row) => row.kind !== null) as SearchHitRow[];
