@@ -7,7 +7,7 @@ import type { SortOrder } from '../../shared/paging.ts';
 import { stateCode } from '../../shared/us-states.ts';
 import { parseArguments, withoutNulls } from '../../shared/validation.ts';
 import { PageInfo, builder } from '../builder.ts';
-import { findPage } from './deep-page.ts';
+import { findPage } from '../../shared/deep-page.ts';
 import { connectionMaxSize } from './record-page.ts';
 import { countTotal } from '../../shared/totals.ts';
 

@@ -6,7 +6,7 @@ import { stateCode } from '../../shared/us-states.ts';
 import { parseArguments, withoutNulls } from '../../shared/validation.ts';
 import { PageInfo, builder } from '../builder.ts';
 import { cityName, nonNegativeNumber, percent, recordIdFilter } from './record-filter.ts';
-import { findPage } from './deep-page.ts';
+import { findPage } from '../../shared/deep-page.ts';
 import { connectionMaxSize, recordPage } from './record-page.ts';
 import type { RecordPage } from './record-page.ts';
 import { countTotal } from '../../shared/totals.ts';
