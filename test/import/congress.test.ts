@@ -6,7 +6,7 @@ import { createTestDatabases } from '../support/databases.ts';
 import type { TestDatabases } from '../support/databases.ts';
 import { REAL_FILES, SNAPSHOT_DAY } from './real-data.ts';
 
-/** Members and congressional trades from the real files in shared/data, into a fresh live database. */
+/** Members and congressional trades from the real files in test/fixtures/real, into a fresh live database. */
 describe('congress importers on the real files', () => {
   let store: TestDatabases;
   const results: Record<string, ImportResult> = {};

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 
-/** The real public files beside the repository (shared/data), described in shared/data/SOURCES.md. */
-export const DATA = fileURLToPath(new URL('../../../shared/data/', import.meta.url));
+/** Byte-exact copies of real public files, in the repository; sources and licences in test/fixtures/real/SOURCES.md. */
+export const DATA = fileURLToPath(new URL('../fixtures/real/', import.meta.url));
 
 export const REAL_FILES = {
   members: ['legislators-current.yaml', 'committees-current.yaml', 'committee-membership-current.yaml'].map((name) => `${DATA}congress_members/${name}`),

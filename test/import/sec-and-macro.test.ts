@@ -6,7 +6,7 @@ import { createTestDatabases } from '../support/databases.ts';
 import type { TestDatabases } from '../support/databases.ts';
 import { REAL_FILES, SNAPSHOT_DAY } from './real-data.ts';
 
-/** SEC, Treasury and FRED importers on the real files in shared/data. */
+/** SEC, Treasury and FRED importers on the real files in test/fixtures/real. */
 describe('SEC, Treasury and FRED importers on the real files', () => {
   let store: TestDatabases;
   const results: Record<string, ImportResult> = {};
