@@ -12,6 +12,7 @@ import type { ReportWorkerOptions } from '../subgraphs/verticals/reports/worker.
 import { SUBGRAPHS } from '../subgraphs/index.ts';
 import { registerAccountRoutes } from './auth/account-routes.ts';
 import { registerGuard } from './auth/guard.ts';
+import type { LoginOptions } from './auth/login-route.ts';
 import { createSessionTokens } from './auth/sessions.ts';
 import type { SessionTokens } from './auth/sessions.ts';
 import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from './database-unavailable.ts';
@@ -50,6 +51,8 @@ export interface ServerOptions extends GraphQLServerOptions {
   reportWorker?: Omit<ReportWorkerOptions, 'databases' | 'dataDir'>;
   /** How often live usage counts are written to the control database (default 1,000 ms; see limits/usage-meter.ts). */
   usageFlushIntervalMs?: number;
+  /** Login throttle and password-hashing bound (LOGIN_HASH_* and auth/login-throttle.ts defaults unless given). */
+  login?: Partial<LoginOptions>;
 }
 
 /**
@@ -77,7 +80,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   // Credentials, rate limits and metering for every non-public route (gateway/auth, gateway/limits).
   const meter = createUsageMeter(control, { sandboxCredits: limits.options.sandboxCredits, flushIntervalMs: options.usageFlushIntervalMs });
   const guard = registerGuard(app, { control, sessions, limits, meter });
-  registerAccountRoutes(app, { control, sessions, limits, meter });
+  registerAccountRoutes(app, { control, sessions, limits, meter, login: options.login });
   registerUsageRoute(app, meter);
   app.decorate('usageMeter', meter);
   // Live usage counted in memory is written before the server (and then its databases) closes.

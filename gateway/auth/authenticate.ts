@@ -2,6 +2,7 @@ import type { Plan, Viewer } from '../../subgraphs/shared/context.ts';
 import type { Database } from '../../subgraphs/shared/database.ts';
 import { UnauthorizedError } from '../../subgraphs/shared/errors.ts';
 import { hashKey, modeOfKey } from './api-keys.ts';
+import { GRANTS } from './grants.ts';
 import type { SessionTokens } from './sessions.ts';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
@@ -32,7 +33,8 @@ export async function authenticate(
   );
   const mode = token ? modeOfKey(token) : undefined;
   if (!token || !row || row.revoked || !mode || row.mode !== mode) throw new UnauthorizedError();
-  return { accountId: row.account_id, plan: row.plan as Plan, mode, keyId: row.id };
+  // The database a credential reaches comes from the grant table, as does everything else it may do.
+  return { accountId: row.account_id, plan: row.plan as Plan, mode: GRANTS[mode === 'live' ? 'live_key' : 'sandbox_key'].data, keyId: row.id };
 }
 
 /** Session tokens act for the account on live data (sandbox calls go through `sk_test_` keys and their credits). */
@@ -42,5 +44,5 @@ async function authenticateSession(control: Database, sessions: SessionTokens, t
     accountId ?? NO_ACCOUNT,
   ]);
   if (!accountId || !account) throw new UnauthorizedError();
-  return { accountId: account.id, plan: account.plan as Plan, mode: 'live' };
+  return { accountId: account.id, plan: account.plan as Plan, mode: GRANTS.session.data };
 }

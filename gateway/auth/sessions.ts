@@ -52,7 +52,13 @@ export function createSessionTokens({ secrets, ttlSeconds }: SessionOptions): Se
     },
     async verify(token) {
       try {
-        const { payload } = await jwtVerify(token, keyFor, { issuer: ISSUER, algorithms: [ALGORITHM] });
+        // Only HS256, and only tokens that carry their expiry: a token without `exp` would never end.
+        const { payload } = await jwtVerify(token, keyFor, {
+          issuer: ISSUER,
+          algorithms: [ALGORITHM],
+          requiredClaims: ['exp', 'iat', 'sub'],
+          maxTokenAge: ttlSeconds,
+        });
         return typeof payload.sub === 'string' ? payload.sub : undefined;
       } catch {
         return undefined;

@@ -1,4 +1,6 @@
 import type { FastifyInstance } from 'fastify';
+import { assertGranted } from '../auth/grants.ts';
+import { parseRequestInput } from '../auth/request-input.ts';
 import { usageBody } from './usage.ts';
 import type { UsageMeter } from './usage-meter.ts';
 
@@ -8,6 +10,8 @@ import type { UsageMeter } from './usage-meter.ts';
  */
 export function registerUsageRoute(app: FastifyInstance, meter: UsageMeter) {
   app.get('/api/v1/usage', async (request) => {
+    assertGranted(request.viewer!, 'read_usage');
+    parseRequestInput(request, {});
     await meter.flush();
     return usageBody(await meter.read(request.viewer!), request.viewer!);
   });

@@ -37,6 +37,9 @@ const environmentSchema = z.object({
   EXACT_TOTAL_LIMIT: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
   // Milliseconds the search's typo (trigram) tier may take before the search answers without typo matches.
   SEARCH_TYPO_BUDGET_MS: z.coerce.number().int().min(1).max(60_000).default(1_000),
+  // Password hashes (scrypt) one process computes at once, and logins that may wait for one; more are refused.
+  LOGIN_HASH_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
+  LOGIN_HASH_QUEUE: z.coerce.number().int().min(0).max(1_000).default(8),
 });
 
 export type Environment = z.infer<typeof environmentSchema> & { dataDir: string };

@@ -10,6 +10,7 @@ export const STATUS_BY_CODE = {
   unauthorized: 401,
   plan_required: 403,
   trial_limit_reached: 403,
+  live_credential_required: 403,
   not_found: 404,
   conflict: 409,
   rate_limited: 429,
@@ -58,9 +59,9 @@ export class UnauthorizedError extends ApiError {
   }
 }
 
-/** The caller's plan does not include this, or its sandbox trial is used up. */
+/** The caller's plan does not include this, its sandbox trial is used up, or a sandbox key asked for a live grant. */
 export class ForbiddenError extends ApiError {
-  constructor(code: 'plan_required' | 'trial_limit_reached', message: string) {
+  constructor(code: 'plan_required' | 'trial_limit_reached' | 'live_credential_required', message: string) {
     super(code, message, { redirect: '/billing' });
   }
 }

@@ -10,6 +10,11 @@ export function parseArguments<Schema extends z.ZodType>(schema: Schema, args: u
   if (result.success) return result.data;
   const details: Record<string, string> = {};
   for (const issue of result.error.issues) {
+    // A strict object reports its unknown keys in one issue: name each, as the client sent it.
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) details[[...issue.path, key].join('.')] ??= 'is not a parameter of this endpoint';
+      continue;
+    }
     const name = issue.path.join('.') || 'input';
     details[name] ??= issue.message;
   }
