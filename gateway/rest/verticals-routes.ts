@@ -84,10 +84,10 @@ function typeProblem(value: unknown, type: JsonType): string | undefined {
  */
 function bodyVariables(fields: Record<string, { variable: string; type: JsonType; required?: boolean }>) {
   return (body: Record<string, unknown>) => {
-    const details: Record<string, string> = {};
+    const details: Record<string, string> = Object.create(null);
     const variables: Record<string, unknown> = {};
     for (const [name, value] of Object.entries(body)) {
-      const field = fields[name];
+      const field = Object.hasOwn(fields, name) ? fields[name] : undefined;
       if (!field) details[name] = 'is not a field of this request';
       else if (value === null) continue;
       else {
