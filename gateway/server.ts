@@ -17,6 +17,7 @@ import type { SessionTokens } from './auth/sessions.ts';
 import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from './database-unavailable.ts';
 import { graphiqlPage, registerGraphiQLAssets, wantsGraphiQL } from './graphiql/route.ts';
 import { createGraphQLServer } from './graphql-server.ts';
+import { registerRequestTextCheck } from './input/request-text-check.ts';
 import { createLimits } from './limits/limits.ts';
 import type { Limits } from './limits/limits.ts';
 import { operationGuardPlugin } from './limits/operation-plugin.ts';
@@ -77,6 +78,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   // Credentials, rate limits and metering for every non-public route (gateway/auth, gateway/limits).
   const meter = createUsageMeter(control, { sandboxCredits: limits.options.sandboxCredits, flushIntervalMs: options.usageFlushIntervalMs });
   const guard = registerGuard(app, { control, sessions, limits, meter });
+  registerRequestTextCheck(app);
   registerAccountRoutes(app, { control, sessions, limits, meter });
   registerUsageRoute(app, meter);
   app.decorate('usageMeter', meter);

@@ -23,6 +23,16 @@ const rowCounts = async () => {
   return { ...counts, ...keys };
 };
 
+/** A JSON request whose body is sent as written (lone surrogates as `\ud800` escapes). */
+const sendJson = async (method: string, path: string, json: string) => {
+  const response = await fetch(`${service.url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: json,
+  });
+  return { status: response.status, body: await response.json() };
+};
+
 describe('parameter names that are members of Object.prototype', () => {
   it.each(['__proto__', 'constructor', 'toString', 'hasOwnProperty'])('?%s=1 is a 400 naming it, with or without a key', async (name) => {
     const open = await service.request('GET', `/api/stats/public?${name}=1`);
@@ -39,5 +49,55 @@ describe('parameter names that are members of Object.prototype', () => {
     expect(response.status).toBe(400);
     expect(response.body.details).toEqual({ constructor: 'is not a field of this request', toString: 'is not a field of this request' });
     expect(await rowCounts()).toEqual(before);
+  });
+});
+
+describe('NUL characters and unpaired surrogates', () => {
+  const nulProblem = 'must not contain NUL characters or unpaired UTF-16 surrogates';
+
+  it.each([
+    ['/api/v1/search?q=a%00b', 'q'],
+    ['/api/v1/realestate/properties?city=a%00b', 'city'],
+    ['/api/v1/legal/attorneys?practice_area=%00', 'practice_area'],
+    ['/api/v1/leads?tag=x%00', 'tag'],
+    ['/api/signals?ticker=A%00', 'ticker'],
+    ['/api/v1/b2b/companies/b2b_1%00', 'id'],
+  ])('GET %s is a 400 naming %s', async (path, name) => {
+    const response = await service.get(path, key);
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ error: 'invalid_parameter', message: expect.any(String), details: { [name]: nulProblem } });
+  });
+
+  it.each([
+    ['POST', '/api/v1/leads', () => JSON.stringify({ record_id: recordId, notes: 'a\u0000b' }), 'notes'],
+    ['POST', '/api/v1/leads', () => `{"record_id": "${recordId}", "tags": ["ok", "\\ud800"]}`, 'tags.1'],
+    ['POST', '/api/watchlist', () => JSON.stringify({ ticker: 'AAPL', company_name: 'Apple\u0000' }), 'company_name'],
+    ['POST', '/api/keys', () => JSON.stringify({ name: 'ci\u0000' }), 'name'],
+    ['POST', '/api/keys', () => '{"name": "\\udc00 trailing"}', 'name'],
+    ['POST', '/api/v1/reports/generate', () => JSON.stringify({ vertical: 'b2b', filters: { state: 'C\u0000' } }), 'filters.state'],
+  ])('%s %s with unsafe text is a 400 naming it, and nothing is written', async (method, path, json, name) => {
+    const before = await rowCounts();
+    const response = await sendJson(method, path, json());
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ error: 'invalid_parameter', message: expect.any(String), details: { [name]: nulProblem } });
+    expect(await rowCounts()).toEqual(before);
+  });
+
+  it('GraphQL variables, GET variables and string literals with NUL are a 400 before the operation runs', async () => {
+    const query = 'query Search($q: String) { search(q: $q) { nodes { id } } }';
+    const viaBody = await service.graphqlRaw(query, { q: 'a\u0000b' }, key);
+    expect(viaBody.status).toBe(400);
+    expect(viaBody.body.errors[0].extensions).toEqual({ code: 'invalid_parameter', details: { q: nulProblem } });
+
+    const viaGet = await service.request('GET', `/graphql?query=${encodeURIComponent(query)}&variables=${encodeURIComponent('{"q":"a\\u0000b"}')}`, {
+      key,
+      headers: { 'apollo-require-preflight': 'true' },
+    });
+    expect(viaGet.status).toBe(400);
+    expect(viaGet.body.errors[0].extensions.details).toEqual({ q: nulProblem });
+
+    const literal = await service.graphqlRaw('{ search(q: "a\\u0000b") { nodes { id } } }', {}, key);
+    expect(literal.status).toBe(400);
+    expect(literal.body.errors[0].extensions).toMatchObject({ code: 'invalid_parameter', details: { query: expect.stringContaining('NUL') } });
   });
 });
