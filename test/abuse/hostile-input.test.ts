@@ -101,3 +101,38 @@ describe('NUL characters and unpaired surrogates', () => {
     expect(literal.body.errors[0].extensions).toMatchObject({ code: 'invalid_parameter', details: { query: expect.stringContaining('NUL') } });
   });
 });
+
+describe('refusals by the HTTP framework are our error bodies', () => {
+  const expectOurBody = (body: unknown) =>
+    expect(body).toEqual({ error: 'invalid_parameter', message: expect.any(String), details: expect.any(Object) });
+
+  it('a path that is not valid percent-encoding is a 400', async () => {
+    const response = await service.get('/api/v1/b2b/companies/%FF', key);
+    expect(response.status).toBe(400);
+    expectOurBody(response.body);
+    expect(response.text).not.toContain('FST_');
+  });
+
+  it('a path parameter over 100 characters is a 414, a 100 kB URL a 414, 20 kB of headers a 431', async () => {
+    const longSegment = await service.get(`/api/v1/b2b/companies/${'x'.repeat(200)}`, key);
+    expect(longSegment.status).toBe(414);
+    expectOurBody(longSegment.body);
+
+    const longUrl = await service.get(`/api/v1/search?q=${'y'.repeat(100_000)}`, key);
+    expect(longUrl.status).toBe(414);
+    expectOurBody(longUrl.body);
+
+    const bigHeaders = await service.request('GET', '/api/v1/usage', { key, headers: { 'x-padding': 'z'.repeat(20_000) } });
+    expect(bigHeaders.status).toBe(431);
+    expectOurBody(bigHeaders.body);
+  });
+
+  it('a body that is not JSON, empty, or __proto__-poisoned is a 400 in our words', async () => {
+    for (const json of ['{not json', '', '{"__proto__": {"admin": true}}', '{"constructor": {"prototype": {}}}']) {
+      const response = await sendJson('POST', '/api/v1/leads', json);
+      expect(response.status).toBe(400);
+      expectOurBody(response.body);
+      expect(JSON.stringify(response.body)).not.toMatch(/FST_|content-type is set/);
+    }
+  });
+});
