@@ -5,11 +5,11 @@ import type { TestService } from '../support/service.ts';
 /** Regression examples for what the abuse suite (rest-fuzz.test.ts) found or was written to prove. */
 let service: TestService;
 let key: string;
-// Every refusal here comes before a record is looked up, so the databases stay empty.
+// Every refusal here comes before a record is looked up; the scale is the suite's common one (a shared template).
 const recordId = 'b2b_1';
 
 beforeAll(async () => {
-  service = await startTestService({ sandboxScale: 0 });
+  service = await startTestService({ sandboxScale: 300 });
   ({ key } = await service.createKey());
 });
 afterAll(() => service?.stop());
@@ -134,5 +134,15 @@ describe('refusals by the HTTP framework are our error bodies', () => {
       expectOurBody(response.body);
       expect(JSON.stringify(response.body)).not.toMatch(/FST_|content-type is set/);
     }
+  });
+
+  it('a GraphQL document with more than 100 validation errors ends in our sentence, not "Validation aborted."', async () => {
+    const fields = Array.from({ length: 101 }, (_, index) => `unknown${index}`).join(' ');
+    const response = await service.graphqlRaw(`{ ${fields} }`, {}, key);
+    expect(response.status).toBe(400);
+    const messages = (response.body.errors as { message: string }[]).map((error) => error.message);
+    expect(messages.length).toBeGreaterThan(100);
+    expect(messages.filter((message) => message.includes('Validation aborted'))).toEqual([]);
+    expect(messages.at(-1)).toBe('The query has too many errors or is too complex to validate.');
   });
 });
