@@ -146,3 +146,16 @@ describe('refusals by the HTTP framework are our error bodies', () => {
     expect(messages.at(-1)).toBe('The query has too many errors or is too complex to validate.');
   });
 });
+
+describe('found by the abuse suite', () => {
+  it('a watchlist body field of the wrong type or unknown is a 400 naming it as sent, and nothing is added', async () => {
+    const before = await rowCounts();
+    const wrongType = await service.request('POST', '/api/watchlist', { key, body: { ticker: 0 } });
+    expect(wrongType.status).toBe(400);
+    expect(wrongType.body).toEqual({ error: 'invalid_parameter', message: 'Invalid parameter: ticker.', details: { ticker: 'must be a string' } });
+    const unknown = await service.request('POST', '/api/watchlist', { key, body: { ticker: 'AAPL', company_name: ['Apple'], notes: 'x' } });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.details).toEqual({ company_name: 'must be a string', notes: 'is not a field of this request' });
+    expect(await rowCounts()).toEqual(before);
+  });
+});
