@@ -158,4 +158,10 @@ describe('found by the abuse suite', () => {
     expect(unknown.body.details).toEqual({ company_name: 'must be a string', notes: 'is not a field of this request' });
     expect(await rowCounts()).toEqual(before);
   });
+
+  it('a number too large for a double (400 digits) is a 400 naming the parameter', async () => {
+    const response = await service.get(`/api/v1/realestate/properties?min_value=${'9'.repeat(400)}`, key);
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ error: 'invalid_parameter', message: 'Invalid parameter: min_value.', details: { min_value: 'must be a number' } });
+  });
 });
