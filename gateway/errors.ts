@@ -14,6 +14,10 @@ const CLIENT_ERROR_CODES = new Set([
   'OPERATION_RESOLUTION_FAILURE',
 ]);
 
+/** graphql-js's sentences when it gives up validating a document (too many errors, too much fragment work). */
+const VALIDATION_ABORTED = /Validation aborted\.$/;
+const VALIDATION_ABORTED_MESSAGE = 'The query has too many errors or is too complex to validate.';
+
 /**
  * Every GraphQL error leaves with one of our machine codes. Errors we did not raise on purpose (a database
  * failure, a bug) are logged and replaced by a generic message: no stack trace or SQL ever reaches a client.
@@ -25,7 +29,8 @@ export function formatGraphQLError(formatted: GraphQLFormattedError, original: u
     return { ...formatted, extensions: { code, ...(details ? { details } : {}), ...(redirect ? { redirect } : {}) } };
   }
   if (typeof code === 'string' && CLIENT_ERROR_CODES.has(code)) {
-    return { message: formatted.message, locations: formatted.locations, extensions: { code: 'invalid_parameter' } };
+    const message = VALIDATION_ABORTED.test(formatted.message) ? VALIDATION_ABORTED_MESSAGE : formatted.message;
+    return { message, locations: formatted.locations, extensions: { code: 'invalid_parameter' } };
   }
   if (isDatabaseUnavailable(original)) {
     logger.error({ err: original }, 'database unavailable');

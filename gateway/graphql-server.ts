@@ -6,6 +6,7 @@ import { SUBGRAPHS } from '../subgraphs/index.ts';
 import type { SubgraphName } from '../subgraphs/index.ts';
 import type { RequestContext } from '../subgraphs/shared/context.ts';
 import { formatGraphQLError } from './errors.ts';
+import { refuseUnsafeText } from './input/graphql-text-plugin.ts';
 import { InFlightFetches } from './in-flight-fetches.ts';
 import type { SubgraphResponse } from './in-flight-fetches.ts';
 import { CachedLocalDataSource } from './local-data-source.ts';
@@ -68,7 +69,7 @@ export async function createGraphQLServer(
     includeStacktraceInErrorResponses: false,
     formatError: formatGraphQLError,
     introspection: true,
-    plugins: options.plugins ?? [],
+    plugins: [refuseUnsafeText, ...(options.plugins ?? [])],
   });
   await server.start();
   if (!gateway.schema) throw new Error('the gateway started without a schema');

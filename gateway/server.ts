@@ -16,8 +16,10 @@ import type { LoginOptions } from './auth/login-route.ts';
 import { createSessionTokens } from './auth/sessions.ts';
 import type { SessionTokens } from './auth/sessions.ts';
 import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from './database-unavailable.ts';
+import { frameworkErrorOptions, requestReadingRefusal } from './framework-errors.ts';
 import { graphiqlPage, registerGraphiQLAssets, wantsGraphiQL } from './graphiql/route.ts';
 import { createGraphQLServer } from './graphql-server.ts';
+import { registerRequestTextCheck } from './input/request-text-check.ts';
 import { createLimits } from './limits/limits.ts';
 import type { Limits } from './limits/limits.ts';
 import { operationGuardPlugin } from './limits/operation-plugin.ts';
@@ -68,7 +70,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     ...options,
     plugins: [operationGuardPlugin(limits.checkFieldLimits)],
   });
-  const app = Fastify({ loggerInstance: logger as FastifyBaseLogger });
+  const app = Fastify({ loggerInstance: logger as FastifyBaseLogger, ...frameworkErrorOptions });
 
   const contextFor = (request: FastifyRequest): RequestContext => ({
     viewer: request.viewer,
@@ -80,6 +82,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   // Credentials, rate limits and metering for every non-public route (gateway/auth, gateway/limits).
   const meter = createUsageMeter(control, { sandboxCredits: limits.options.sandboxCredits, flushIntervalMs: options.usageFlushIntervalMs });
   const guard = registerGuard(app, { control, sessions, limits, meter });
+  registerRequestTextCheck(app);
   registerAccountRoutes(app, { control, sessions, limits, meter, login: options.login });
   registerUsageRoute(app, meter);
   app.decorate('usageMeter', meter);
@@ -139,12 +142,9 @@ function sendError(error: FastifyError | ApiError, request: FastifyRequest, repl
     if (error.redirect) body.redirect = error.redirect;
     return reply.status(error.status).send(body);
   }
-  // Fastify's own 4xx: a body that is not JSON, an unsupported content type, a body too large.
-  if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
-    return reply
-      .status(error.statusCode === 413 || error.statusCode === 415 ? error.statusCode : 400)
-      .send({ error: 'invalid_parameter', message: error.message, details: { body: error.message } });
-  }
+  // Fastify's own 4xx (a body that is not JSON, too large, of another type), in our words.
+  const refused = requestReadingRefusal(error, request.server.initialConfig.bodyLimit ?? 1_048_576);
+  if (refused) return reply.status(refused.status).send(refused.body);
   request.log.error({ err: error }, 'unhandled error');
   if (isDatabaseUnavailable(error)) {
     return reply.status(503).send({ error: 'database_unavailable', message: DATABASE_UNAVAILABLE_MESSAGE });

@@ -1,3 +1,4 @@
+import { bodyVariables } from './body-variables.ts';
 import { PAGE_INFO, offsetTotals } from './envelopes.ts';
 import type { OffsetPage } from './envelopes.ts';
 import type { RestRoute } from './route.ts';
@@ -24,6 +25,11 @@ const WATCHLIST_FIELDS = `ticker company_name: companyName added_at: addedAt quo
   latest_signal: latestSignal { ${SIGNAL_FIELDS} } latest_congressional_trade: latestCongressionalTrade { ${TRADE_FIELDS} }`;
 
 const PAGING = { page: 'page', limit: 'limit' };
+
+const watchlistEntryBody = bodyVariables({
+  ticker: { variable: 'ticker', type: 'string' },
+  company_name: { variable: 'companyName', type: 'string' },
+});
 
 /** `{signals, total, page, pages}`: the superset of both documented forms (DESIGN.md), and `total_is_estimate`. */
 function signalList(page: OffsetPage<unknown>) {
@@ -180,7 +186,8 @@ export const marketsRoutes: RestRoute[] = [
     operation: `mutation AddWatchlistEntry($input: AddWatchlistEntryInput!) {
       addWatchlistEntry(input: $input) { created entry { ${WATCHLIST_FIELDS} } }
     }`,
-    body: (body) => ({ input: { ticker: body.ticker, companyName: body.company_name } }),
+    // JSON types checked here, so a wrong one is a 400 naming the field as sent; the rules stay in the resolver.
+    body: (body) => ({ input: watchlistEntryBody(body) }),
     status: (data) => ((data.addWatchlistEntry as { created: boolean }).created ? 201 : 200),
     respond: (data) => {
       const { created, entry } = data.addWatchlistEntry as { created: boolean; entry: Record<string, unknown> };

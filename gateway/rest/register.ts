@@ -81,10 +81,12 @@ function readParameters(
   coercers: Map<string, Coerce>,
   where: 'query' | 'path',
 ): Record<string, unknown> {
-  const details: Record<string, string> = {};
+  // Null prototype: a parameter named `__proto__` is a key like any other.
+  const details: Record<string, string> = Object.create(null);
   const variables: Record<string, unknown> = {};
   for (const [name, raw] of Object.entries(source ?? {})) {
-    const variable = mapping[name];
+    // Own members only: `constructor` or `__proto__` must not find Object.prototype's.
+    const variable = Object.hasOwn(mapping, name) ? mapping[name] : undefined;
     if (!variable) {
       details[name] = 'is not a parameter of this endpoint';
       continue;

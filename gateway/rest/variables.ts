@@ -20,7 +20,8 @@ export function coercerFor(type: GraphQLNamedType): Coerce {
         : { error: 'must be an integer' };
   }
   if (type === GraphQLFloat) {
-    return (raw) => (NUMBER.test(raw) ? { value: Number(raw) } : { error: 'must be a number' });
+    // 400 digits parse to Infinity, which GraphQL's Float refuses with its own message and no details.
+    return (raw) => (NUMBER.test(raw) && Number.isFinite(Number(raw)) ? { value: Number(raw) } : { error: 'must be a number' });
   }
   if (type === GraphQLBoolean) {
     return (raw) =>

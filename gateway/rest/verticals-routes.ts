@@ -1,11 +1,12 @@
 import { getNamedType } from 'graphql';
 import type { GraphQLField } from 'graphql';
-import { BadRequestError, NotFoundError } from '../../subgraphs/shared/errors.ts';
+import { NotFoundError } from '../../subgraphs/shared/errors.ts';
 import { RECORD_TYPES, RECORD_TYPE_NAMES, selectionOf, snakeCase } from '../../subgraphs/verticals/record-types.ts';
 import type { RecordType, RecordTypeName } from '../../subgraphs/verticals/record-types.ts';
 import { LEAD_STATUSES, VERTICAL_VALUES } from '../../subgraphs/verticals/types/lead.ts';
 import { REPORT_FORMATS } from '../../subgraphs/verticals/types/report.ts';
 import { verticalsSchema } from '../../subgraphs/verticals/schema.ts';
+import { bodyVariables } from './body-variables.ts';
 import { PAGE_INFO, recordList } from './envelopes.ts';
 import type { OffsetPage } from './envelopes.ts';
 import type { RestRoute } from './route.ts';
@@ -63,46 +64,6 @@ function recordRoute(type: RecordType): RestRoute {
 }
 
 const recordRoutes = Object.values(RECORD_TYPES).flatMap((type) => [listRoute(type), recordRoute(type)]);
-
-/** A JSON type, or the values of a GraphQL enum (a string of that enum). */
-type JsonType = 'string' | 'string[]' | 'object' | readonly string[];
-
-/** The problem with a value of the wrong JSON type, or undefined. */
-function typeProblem(value: unknown, type: JsonType): string | undefined {
-  if (Array.isArray(type)) return type.includes(value as string) ? undefined : `must be one of ${type.join(', ')}`;
-  if (type === 'string') return typeof value === 'string' ? undefined : 'must be a string';
-  if (type === 'string[]') {
-    return Array.isArray(value) && value.every((item) => typeof item === 'string') ? undefined : 'must be an array of strings';
-  }
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? undefined : 'must be a JSON object';
-}
-
-/**
- * A JSON body → the operation's variables, renaming documented snake_case fields. Like the query-string
- * coercion this checks JSON types and presence only (so a wrong type is a 400 naming the field as sent);
- * every rule on the values stays in the resolver.
- */
-function bodyVariables(fields: Record<string, { variable: string; type: JsonType; required?: boolean }>) {
-  return (body: Record<string, unknown>) => {
-    const details: Record<string, string> = {};
-    const variables: Record<string, unknown> = {};
-    for (const [name, value] of Object.entries(body)) {
-      const field = fields[name];
-      if (!field) details[name] = 'is not a field of this request';
-      else if (value === null) continue;
-      else {
-        const problem = typeProblem(value, field.type);
-        if (problem) details[name] = problem;
-        else variables[field.variable] = value;
-      }
-    }
-    for (const [name, field] of Object.entries(fields)) {
-      if (field.required && body[name] == null) details[name] ??= 'is required';
-    }
-    if (Object.keys(details).length > 0) throw new BadRequestError(details);
-    return variables;
-  };
-}
 
 const LEAD_FIELDS = selectionOf({
   id: 'id',

@@ -81,5 +81,5 @@ export class ConflictError extends ApiError {
 }
 
 export function isErrorCode(value: unknown): value is ErrorCode {
-  return typeof value === 'string' && value in STATUS_BY_CODE;
+  return typeof value === 'string' && Object.hasOwn(STATUS_BY_CODE, value);
 }
