@@ -15,6 +15,8 @@ import { registerGuard } from './auth/guard.ts';
 import { createSessionTokens } from './auth/sessions.ts';
 import type { SessionTokens } from './auth/sessions.ts';
 import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from './database-unavailable.ts';
+import { registerReadiness } from './readiness.ts';
+import { registerRequestDeadline } from './request-deadline.ts';
 import { graphiqlPage, registerGraphiQLAssets, wantsGraphiQL } from './graphiql/route.ts';
 import { createGraphQLServer } from './graphql-server.ts';
 import { createLimits } from './limits/limits.ts';
@@ -50,6 +52,10 @@ export interface ServerOptions extends GraphQLServerOptions {
   reportWorker?: Omit<ReportWorkerOptions, 'databases' | 'dataDir'>;
   /** How often live usage counts are written to the control database (default 1,000 ms; see limits/usage-meter.ts). */
   usageFlushIntervalMs?: number;
+  /** A request unanswered after this is a 503 (REQUEST_TIMEOUT_MS unless given). */
+  requestTimeoutMs?: number;
+  /** How long each /readyz check may take (READINESS_TIMEOUT_MS unless given). */
+  readinessTimeoutMs?: number;
 }
 
 /**
@@ -74,6 +80,8 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     loaders: new Map(),
   });
 
+  // Registered before the guard, so the deadline covers authentication and limits too.
+  registerRequestDeadline(app, options.requestTimeoutMs ?? env.REQUEST_TIMEOUT_MS);
   // Credentials, rate limits and metering for every non-public route (gateway/auth, gateway/limits).
   const meter = createUsageMeter(control, { sandboxCredits: limits.options.sandboxCredits, flushIntervalMs: options.usageFlushIntervalMs });
   const guard = registerGuard(app, { control, sessions, limits, meter });
@@ -89,13 +97,11 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   );
 
   app.get('/healthz', { config: { public: true } }, async () => ({ status: 'ok' }));
-  app.get('/readyz', { config: { public: true } }, async (_request, reply) => {
-    try {
-      await Promise.all(Object.values(databases).map((database) => database.sql.query('SELECT 1')));
-      return { status: 'ready' };
-    } catch {
-      return reply.status(503).send({ error: 'database_unavailable', message: DATABASE_UNAVAILABLE_MESSAGE });
-    }
+  registerReadiness(app, {
+    databases,
+    store: limits.store,
+    subgraphUrls: options.subgraphUrls,
+    timeoutMs: options.readinessTimeoutMs ?? env.READINESS_TIMEOUT_MS,
   });
 
   const apolloHandler = fastifyApolloHandler(graphql, { context: async (request) => contextFor(request) });
