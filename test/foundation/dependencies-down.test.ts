@@ -82,7 +82,7 @@ describe('Redis stopped while the gateway runs', () => {
     expect(response.headers['x-ratelimit-limit']).toBe('60');
   });
 
-  it('fails open for the rate limit (200 without rate-limit headers, counted in a metric) and /readyz answers 503', async () => {
+  it('fails open for the rate limit and the per-field limits (200, no rate-limit headers, counted in a metric) and /readyz answers 503', async () => {
     await redis.stop();
     const before = (await limitFailOpenTotal.get()).values.find((value) => value.labels.limit === 'rate_limit')?.value ?? 0;
     const [response, elapsed] = await timed(usage);
@@ -91,6 +91,16 @@ describe('Redis stopped while the gateway runs', () => {
     expect(elapsed).toBeLessThan(5_000);
     const after = (await limitFailOpenTotal.get()).values.find((value) => value.labels.limit === 'rate_limit')?.value ?? 0;
     expect(after).toBeGreaterThan(before);
+
+    // Query.ticker has a per-field limit (30 a minute), which fails open too.
+    const fieldBefore = (await limitFailOpenTotal.get()).values.find((value) => value.labels.limit === 'field')?.value ?? 0;
+    const ticker = await app.inject({
+      method: 'POST', url: '/graphql', headers: { authorization: `Bearer ${key}` }, payload: { query: '{ ticker(symbol: "ACME") { found } }' },
+    });
+    expect(ticker.statusCode, ticker.body).toBe(200);
+    expect(ticker.json().data.ticker.found).toBe(false);
+    const fieldAfter = (await limitFailOpenTotal.get()).values.find((value) => value.labels.limit === 'field')?.value ?? 0;
+    expect(fieldAfter).toBeGreaterThan(fieldBefore);
 
     const [ready, readyElapsed] = await timed(() => app.inject({ method: 'GET', url: '/readyz' }));
     expect(ready.statusCode).toBe(503);
