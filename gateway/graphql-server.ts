@@ -12,19 +12,26 @@ import type { SubgraphResponse } from './in-flight-fetches.ts';
 import { CachedLocalDataSource } from './local-data-source.ts';
 import { SUBGRAPH_SECRET_HEADER, VIEWER_HEADER } from './subgraph-protocol.ts';
 import { readSupergraph } from './supergraph.ts';
+import { unavailableStatusPlugin } from './unavailable-status.ts';
+import { env } from '../subgraphs/shared/config.ts';
+import { ServiceUnavailableError } from '../subgraphs/shared/errors.ts';
+import { logger } from '../subgraphs/shared/logger.ts';
 
 export interface GraphQLServerOptions {
   /** Reach the subgraphs over HTTP instead of executing them in this process. */
   subgraphUrls?: Record<SubgraphName, string>;
   /** The shared secret remote subgraphs require. */
   gatewaySecret?: string;
+  /** How long a remote subgraph may take to answer (SUBGRAPH_TIMEOUT_MS unless given). */
+  subgraphTimeoutMs?: number;
   /** Checks run on every operation (plans, limits), for /graphql and the REST shims. */
   plugins?: ApolloServerPlugin<RequestContext>[];
 }
 
 /**
  * The identity travels to remote subgraphs in a header they trust only next to the gateway's secret. Identical
- * queries in flight at the same time share one HTTP request (see in-flight-fetches.ts).
+ * queries in flight at the same time share one HTTP request (see in-flight-fetches.ts). A subgraph that does
+ * not answer within `timeoutMs`, or cannot be reached, is a 503 `service_unavailable`.
  */
 export class AuthenticatedDataSource extends RemoteGraphQLDataSource<RequestContext> {
   constructor(
@@ -32,14 +39,21 @@ export class AuthenticatedDataSource extends RemoteGraphQLDataSource<RequestCont
     private readonly secret: string,
     private readonly name: string,
     private readonly inFlight: InFlightFetches,
+    timeoutMs: number = env.SUBGRAPH_TIMEOUT_MS,
   ) {
     // Node's fetch (undici, keep-alive) rather than the default make-fetch-happen, whose cache and retry layers
     // showed in the bench's profiles of the gateway with subgraphs over HTTP.
-    super({ url, fetcher: fetch });
+    super({ url, fetcher: (input, init) => fetch(input, { ...init, signal: AbortSignal.timeout(timeoutMs) }) });
   }
 
   override process(options: Parameters<RemoteGraphQLDataSource<RequestContext>['process']>[0]): Promise<SubgraphResponse> {
-    return this.inFlight.fetch(this.name, options, () => super.process(options));
+    return this.inFlight.fetch(this.name, options, () =>
+      super.process(options).catch((error: unknown) => {
+        // Errors a subgraph answers come back in its response; a thrown one means no usable answer arrived.
+        logger.warn({ err: error, subgraph: this.name }, 'subgraph unreachable');
+        throw new ServiceUnavailableError(`The ${this.name} service is not reachable. Try again shortly.`);
+      }),
+    );
   }
 
   override willSendRequest({ request, context }: Parameters<NonNullable<RemoteGraphQLDataSource<RequestContext>['willSendRequest']>>[0]) {
@@ -52,14 +66,14 @@ export class AuthenticatedDataSource extends RemoteGraphQLDataSource<RequestCont
 export async function createGraphQLServer(
   options: GraphQLServerOptions = {},
 ): Promise<{ server: ApolloServer<RequestContext>; schema: GraphQLSchema; inFlight: InFlightFetches }> {
-  const { subgraphUrls, gatewaySecret } = options;
+  const { subgraphUrls, gatewaySecret, subgraphTimeoutMs } = options;
   // One for every subgraph: a mutation sent to either ends the sharing of queries that started before it.
   const inFlight = new InFlightFetches();
   const gateway = new ApolloGateway({
     supergraphSdl: readSupergraph(),
     buildService: ({ name }) => {
       const subgraph = name as SubgraphName;
-      if (subgraphUrls && gatewaySecret) return new AuthenticatedDataSource(subgraphUrls[subgraph], gatewaySecret, subgraph, inFlight);
+      if (subgraphUrls && gatewaySecret) return new AuthenticatedDataSource(subgraphUrls[subgraph], gatewaySecret, subgraph, inFlight, subgraphTimeoutMs);
       // In one process the gateway hands each subgraph its own context object (see RequestContext.loaders).
       return new CachedLocalDataSource(SUBGRAPHS[subgraph], subgraph, inFlight);
     },
@@ -69,7 +83,7 @@ export async function createGraphQLServer(
     includeStacktraceInErrorResponses: false,
     formatError: formatGraphQLError,
     introspection: true,
-    plugins: [refuseUnsafeText, ...(options.plugins ?? [])],
+    plugins: [refuseUnsafeText, unavailableStatusPlugin, ...(options.plugins ?? [])],
   });
   await server.start();
   if (!gateway.schema) throw new Error('the gateway started without a schema');

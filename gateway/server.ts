@@ -17,6 +17,8 @@ import { createSessionTokens } from './auth/sessions.ts';
 import type { SessionTokens } from './auth/sessions.ts';
 import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from './database-unavailable.ts';
 import { frameworkErrorOptions, requestReadingRefusal } from './framework-errors.ts';
+import { registerReadiness } from './readiness.ts';
+import { registerRequestDeadline } from './request-deadline.ts';
 import { graphiqlPage, registerGraphiQLAssets, wantsGraphiQL } from './graphiql/route.ts';
 import { createGraphQLServer } from './graphql-server.ts';
 import { registerRequestTextCheck } from './input/request-text-check.ts';
@@ -55,6 +57,10 @@ export interface ServerOptions extends GraphQLServerOptions {
   usageFlushIntervalMs?: number;
   /** Login throttle and password-hashing bound (LOGIN_HASH_* and auth/login-throttle.ts defaults unless given). */
   login?: Partial<LoginOptions>;
+  /** A request unanswered after this is a 503 (REQUEST_TIMEOUT_MS unless given). */
+  requestTimeoutMs?: number;
+  /** How long each /readyz check may take (READINESS_TIMEOUT_MS unless given). */
+  readinessTimeoutMs?: number;
 }
 
 /**
@@ -79,6 +85,8 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     loaders: new Map(),
   });
 
+  // Registered before the guard, so the deadline covers authentication and limits too.
+  registerRequestDeadline(app, options.requestTimeoutMs ?? env.REQUEST_TIMEOUT_MS);
   // Credentials, rate limits and metering for every non-public route (gateway/auth, gateway/limits).
   const meter = createUsageMeter(control, { sandboxCredits: limits.options.sandboxCredits, flushIntervalMs: options.usageFlushIntervalMs });
   const guard = registerGuard(app, { control, sessions, limits, meter });
@@ -95,13 +103,11 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   );
 
   app.get('/healthz', { config: { public: true } }, async () => ({ status: 'ok' }));
-  app.get('/readyz', { config: { public: true } }, async (_request, reply) => {
-    try {
-      await Promise.all(Object.values(databases).map((database) => database.sql.query('SELECT 1')));
-      return { status: 'ready' };
-    } catch {
-      return reply.status(503).send({ error: 'database_unavailable', message: DATABASE_UNAVAILABLE_MESSAGE });
-    }
+  registerReadiness(app, {
+    databases,
+    store: limits.store,
+    subgraphUrls: options.subgraphUrls,
+    timeoutMs: options.readinessTimeoutMs ?? env.READINESS_TIMEOUT_MS,
   });
 
   const apolloHandler = fastifyApolloHandler(graphql, { context: async (request) => contextFor(request) });

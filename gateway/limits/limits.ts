@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { env } from '../../subgraphs/shared/config.ts';
+import { failOpen } from './fail-open.ts';
 import { createFieldLimiter } from './field-limits.ts';
 import type { LimitOptions } from './policy.ts';
 import { RateLimitedError, rateLimitHeaders, takeRequest } from './rate-limit.ts';
@@ -32,7 +33,10 @@ export function createLimits(overrides: Partial<LimitOptions> = {}): Limits {
     ...overrides,
   };
   const store = createCounterStore(options.redisUrl);
-  return { options, store, checkFieldLimits: createFieldLimiter(store), close: () => store.close() };
+  const fieldLimiter = createFieldLimiter(store);
+  const checkFieldLimits: Limits['checkFieldLimits'] = (viewer, fields) =>
+    failOpen('field', undefined, () => fieldLimiter(viewer, fields));
+  return { options, store, checkFieldLimits, close: () => store.close() };
 }
 
 /**
@@ -42,7 +46,8 @@ export function createLimits(overrides: Partial<LimitOptions> = {}): Limits {
  */
 export async function admit(limits: Limits, meter: UsageMeter, request: FastifyRequest, reply: FastifyReply) {
   const viewer = request.viewer!;
-  const state = await takeRequest(limits.store, limits.options.scheme, viewer);
+  // Fails open when Redis is away: the request goes through without rate-limit headers (fail-open.ts).
+  const state = await failOpen('rate_limit', undefined, () => takeRequest(limits.store, limits.options.scheme, viewer));
   if (state) reply.headers(rateLimitHeaders(state));
   if (state?.retryAfter !== undefined) throw new RateLimitedError(state);
   request.usage = await meter.record(viewer);

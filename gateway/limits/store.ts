@@ -1,4 +1,6 @@
-import { Redis } from 'ioredis';
+import { Redis, ReplyError } from 'ioredis';
+import { env } from '../../subgraphs/shared/config.ts';
+import { ServiceUnavailableError } from '../../subgraphs/shared/errors.ts';
 
 /**
  * Where rate-limit counters live: this process's memory by default, Redis when REDIS_URL is set so that
@@ -14,11 +16,25 @@ export interface CounterStore {
   slide(key: string, now: number, windowMs: number, limit: number): Promise<{ count: number; oldest: number; added: boolean }>;
   get(key: string): Promise<string | undefined>;
   set(key: string, value: string, ttlMs: number): Promise<void>;
+  /** Resolves when the store answers (readiness); throws StoreUnavailableError otherwise. */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }
 
-export function createCounterStore(redisUrl?: string): CounterStore {
-  return redisUrl ? new RedisCounterStore(redisUrl) : new MemoryCounterStore();
+/** The counter store (Redis) did not answer in time; each limit decides whether to fail open or closed (fail-open.ts). */
+export class StoreUnavailableError extends ServiceUnavailableError {
+  constructor() {
+    super('The rate-limit store is not reachable. Try again shortly.');
+  }
+}
+
+export interface RedisTimeouts {
+  connectMs: number;
+  commandMs: number;
+}
+
+export function createCounterStore(redisUrl?: string, timeouts?: RedisTimeouts): CounterStore {
+  return redisUrl ? new RedisCounterStore(redisUrl, timeouts) : new MemoryCounterStore();
 }
 
 export class MemoryCounterStore implements CounterStore {
@@ -53,6 +69,8 @@ export class MemoryCounterStore implements CounterStore {
     this.values.set(key, { value, expiresAt: Date.now() + ttlMs });
   }
 
+  async ping() {}
+
   async close() {}
 
   private sweep(now: number) {
@@ -79,34 +97,55 @@ return {count, tonumber(oldest), added}
 export class RedisCounterStore implements CounterStore {
   private readonly redis: Redis;
 
-  constructor(url: string) {
-    // Fail a request quickly rather than queueing it while Redis is away.
-    this.redis = new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: true, lazyConnect: false });
+  constructor(url: string, timeouts: RedisTimeouts = { connectMs: env.REDIS_CONNECT_TIMEOUT_MS, commandMs: env.REDIS_COMMAND_TIMEOUT_MS }) {
+    // Every command fails after commandMs, queued or sent; while Redis is away the queue is also emptied at each
+    // failed reconnection (maxRetriesPerRequest), and reconnection goes on forever at most 2 s apart.
+    this.redis = new Redis(url, {
+      connectTimeout: timeouts.connectMs,
+      commandTimeout: timeouts.commandMs,
+      maxRetriesPerRequest: 1,
+      enableOfflineQueue: true,
+      retryStrategy: (attempt) => Math.min(attempt * 100, 2_000),
+    });
     this.redis.on('error', () => undefined);
   }
 
   async increment(key: string, ttlMs: number) {
     // SET … NX starts the window once; INCR then counts in it (works on Redis before 7, which lacks PEXPIRE NX).
-    const results = await this.redis.multi().set(key, '0', 'PX', ttlMs, 'NX').incr(key).exec();
-    const [error, count] = results?.[1] ?? [new Error('the Redis transaction was discarded'), 0];
+    const results = await unavailableUnlessAnswered(this.redis.multi().set(key, '0', 'PX', ttlMs, 'NX').incr(key).exec());
+    const [error, count] = results?.[1] ?? [new StoreUnavailableError(), 0];
     if (error) throw error;
     return Number(count);
   }
 
   async slide(key: string, now: number, windowMs: number, limit: number) {
-    const [count, oldest, added] = (await this.redis.eval(SLIDE_SCRIPT, 1, key, now, windowMs, limit)) as [number, number, number];
+    const [count, oldest, added] = (await unavailableUnlessAnswered(this.redis.eval(SLIDE_SCRIPT, 1, key, now, windowMs, limit))) as [number, number, number];
     return { count, oldest, added: added === 1 };
   }
 
   async get(key: string) {
-    return (await this.redis.get(key)) ?? undefined;
+    return (await unavailableUnlessAnswered(this.redis.get(key))) ?? undefined;
   }
 
   async set(key: string, value: string, ttlMs: number) {
-    await this.redis.set(key, value, 'PX', ttlMs);
+    await unavailableUnlessAnswered(this.redis.set(key, value, 'PX', ttlMs));
+  }
+
+  async ping() {
+    await unavailableUnlessAnswered(this.redis.ping());
   }
 
   async close() {
     await this.redis.quit().catch(() => this.redis.disconnect());
+  }
+}
+
+/** Redis's own error replies are bugs of ours (a 500); anything else (timeout, refused, closed) means it is away. */
+async function unavailableUnlessAnswered<T>(command: Promise<T>): Promise<T> {
+  try {
+    return await command;
+  } catch (error) {
+    if (error instanceof ReplyError) throw error;
+    throw new StoreUnavailableError();
   }
 }

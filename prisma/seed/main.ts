@@ -58,7 +58,8 @@ function progressPrinter() {
 async function main() {
   const options = parseCli();
   const url = options.mode === 'live' ? env.DATABASE_URL : env.SANDBOX_DATABASE_URL;
-  const db = await openDatabase({ mode: options.mode, url, dataDir: env.dataDir });
+  // Index builds over millions of rows outlast any serving timeout.
+  const db = await openDatabase({ mode: options.mode, url, dataDir: env.dataDir, timeouts: false });
   try {
     const applied = await applyMigrations(db);
     if (applied.length > 0) process.stderr.write(`applied migrations: ${applied.join(', ')}\n`);

@@ -69,7 +69,7 @@ async function openConfigured(mode: Mode): Promise<Database> {
   const url = mode === 'live' ? env.DATABASE_URL : env.SANDBOX_DATABASE_URL;
   let db: Database | undefined;
   try {
-    db = await openDatabase({ mode, url, dataDir: env.dataDir });
+    db = await openDatabase({ mode, url, dataDir: env.dataDir, timeouts: false });
     await applyMigrations(db);
     return db;
   } catch (error) {

@@ -40,6 +40,15 @@ const environmentSchema = z.object({
   // Password hashes (scrypt) one process computes at once, and logins that may wait for one; more are refused.
   LOGIN_HASH_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
   LOGIN_HASH_QUEUE: z.coerce.number().int().min(0).max(1_000).default(8),
+  // Timeouts of every dependency (docs/security.d/timeouts-and-readiness.md): a dependency that hangs becomes a 503.
+  DB_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(5_000),
+  DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(10_000),
+  DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(10_000),
+  REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(15_000),
+  REDIS_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(2_000),
+  REDIS_COMMAND_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(1_000),
+  SUBGRAPH_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(12_000),
+  READINESS_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(2_000),
 });
 
 export type Environment = z.infer<typeof environmentSchema> & { dataDir: string };

@@ -12,6 +12,8 @@ import { from as copyFrom } from 'pg-copy-streams';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaClient } from '../../prisma/generated/client/client.ts';
 import { env } from './config.ts';
+import { configuredDatabaseTimeouts, poolTimeoutOptions } from './database-timeouts.ts';
+import type { DatabaseTimeouts } from './database-timeouts.ts';
 import { pgliteRunner, wholeScriptFactory } from './migration-adapter.ts';
 
 export { PrismaClient };
@@ -41,6 +43,8 @@ export interface OpenOptions {
   dataDir?: string;
   /** Receives every SQL statement Prisma sends (tests count them to catch N+1 regressions). */
   onQuery?: (sql: string) => void;
+  /** PostgreSQL timeouts (database-timeouts.ts): the configured ones unless given; `false` for bulk tools. */
+  timeouts?: DatabaseTimeouts | false;
 }
 
 const PGLITE_EXTENSIONS = { pg_trgm, unaccent };
@@ -115,7 +119,19 @@ async function openPglite(options: OpenOptions): Promise<Database> {
 }
 
 async function openPostgres(options: OpenOptions, url: string): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  const timeouts = options.timeouts ?? configuredDatabaseTimeouts();
+  const pool = new pg.Pool({ connectionString: url, max: 10, ...poolTimeoutOptions(timeouts) });
+  // Migration scripts and COPY may rightly run for minutes: they get a connection of their own without timeouts.
+  const unbounded = async <T>(work: (client: pg.Client) => Promise<T>): Promise<T> => {
+    const client = new pg.Client({ connectionString: url, ...poolTimeoutOptions(false) });
+    client.on('error', () => undefined);
+    await client.connect();
+    try {
+      return await work(client);
+    } finally {
+      await client.end().catch(() => undefined);
+    }
+  };
   // A dropped idle connection must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
   const adapterFactory = new PrismaPg(pool);
@@ -124,22 +140,17 @@ async function openPostgres(options: OpenOptions, url: string): Promise<Database
     mode: options.mode,
     engine: 'postgres',
     prisma,
-    migrationAdapterFactory: wholeScriptFactory(adapterFactory, (script) => pool.query(script)),
+    migrationAdapterFactory: wholeScriptFactory(adapterFactory, (script) => unbounded((client) => client.query(script))),
     sql: {
       async query<Row>(text: string, params: unknown[] = []) {
         const result = await pool.query(text, params);
         return result.rows as Row[];
       },
       async copy(table, columns, chunks) {
-        const connection = await pool.connect();
-        try {
-          const sink = connection.query(
-            copyFrom(`COPY ${table} (${columns.join(', ')}) FROM STDIN WITH (FORMAT csv)`),
-          );
+        await unbounded(async (connection) => {
+          const sink = connection.query(copyFrom(`COPY ${table} (${columns.join(', ')}) FROM STDIN WITH (FORMAT csv)`));
           await pipeline(Readable.from(chunks), sink);
-        } finally {
-          connection.release();
-        }
+        });
       },
     },
     async close() {

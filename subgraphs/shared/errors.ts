@@ -16,6 +16,7 @@ export const STATUS_BY_CODE = {
   rate_limited: 429,
   internal_error: 500,
   database_unavailable: 503,
+  service_unavailable: 503,
 } as const;
 
 export type ErrorCode = keyof typeof STATUS_BY_CODE;
@@ -77,6 +78,13 @@ export class NotFoundError extends ApiError {
 export class ConflictError extends ApiError {
   constructor(message: string) {
     super('conflict', message);
+  }
+}
+
+/** A dependency other than the database (Redis, a subgraph service) cannot be reached, or a request ran past its deadline. */
+export class ServiceUnavailableError extends ApiError {
+  constructor(message = 'The service is temporarily unavailable. Try again shortly.') {
+    super('service_unavailable', message);
   }
 }
 

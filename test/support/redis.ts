@@ -20,13 +20,14 @@ function freePort(): Promise<number> {
 
 /**
  * A throwaway Redis server (Debian's `redis-server`, which .ci/run installs) on a free port, without
- * persistence. Fails with a message saying what to install when the binary is missing.
+ * persistence (or on `port`). Fails with a message saying what to install when the binary is missing.
  */
-export async function startTestRedis(): Promise<TestRedis> {
+export async function startTestRedis(options: { port?: number } = {}): Promise<TestRedis> {
   if (spawnSync('redis-server', ['--version']).error) {
     throw new Error('redis-server is not installed: `apt-get install -y redis-server` (CI installs it in .ci/run).');
   }
-  const port = await freePort();
+  // A given port starts Redis again where a stopped one was, as a restarted server would be.
+  const port = options.port ?? (await freePort());
   const child: ChildProcess = spawn(
     'redis-server',
     ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
