@@ -12,7 +12,8 @@ import { from as copyFrom } from 'pg-copy-streams';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaClient } from '../../prisma/generated/client/client.ts';
 import { env } from './config.ts';
-import { pgliteRunner, wholeScriptFactory } from './migration-adapter.ts';
+import { pgliteMigrationSession, postgresMigrationSession } from './migration-adapter.ts';
+import type { MigrationSession } from './migration-adapter.ts';
 
 export { PrismaClient };
 export type Mode = 'live' | 'sandbox';
@@ -29,8 +30,8 @@ export interface Database {
   engine: 'pglite' | 'postgres';
   prisma: PrismaClient;
   sql: SqlClient;
-  /** The driver adapter factory for the migration engine (see migration-adapter.ts). */
-  migrationAdapterFactory: SqlMigrationAwareDriverAdapterFactory;
+  /** A connection of its own for the migration engine and start-up locks (see migration-adapter.ts). */
+  openMigrationSession(): MigrationSession;
   close(): Promise<void>;
 }
 
@@ -80,7 +81,7 @@ async function openPglite(options: OpenOptions): Promise<Database> {
     mode: options.mode,
     engine: 'pglite',
     prisma,
-    migrationAdapterFactory: wholeScriptFactory(adapterFactory, pgliteRunner(client)),
+    openMigrationSession: () => pgliteMigrationSession(client, adapterFactory),
     sql: {
       async query<Row>(text: string, params: unknown[] = []) {
         const result = await client.query<Row>(text, params);
@@ -124,7 +125,7 @@ async function openPostgres(options: OpenOptions, url: string): Promise<Database
     mode: options.mode,
     engine: 'postgres',
     prisma,
-    migrationAdapterFactory: wholeScriptFactory(adapterFactory, (script) => pool.query(script)),
+    openMigrationSession: () => postgresMigrationSession(url),
     sql: {
       async query<Row>(text: string, params: unknown[] = []) {
         const result = await pool.query(text, params);
