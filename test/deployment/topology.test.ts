@@ -10,7 +10,7 @@ import { TEST_ENGINE, createTestDatabases } from '../support/databases.ts';
 import type { TestDatabases } from '../support/databases.ts';
 import { runScript, startServiceProcess } from '../support/processes.ts';
 import type { ServiceProcess } from '../support/processes.ts';
-import { startTestRedis } from '../support/redis.ts';
+import { freePort, startTestRedis } from '../support/redis.ts';
 import type { TestRedis } from '../support/redis.ts';
 
 /**
@@ -54,7 +54,7 @@ if (TEST_ENGINE !== 'postgres') {
         await gateway.stop();
         await store.drop();
       }
-    }, 150_000);
+    }, 240_000);
   });
 } else {
   describe('two gateways and two subgraph services on one PostgreSQL and one Redis', () => {
@@ -100,14 +100,22 @@ if (TEST_ENGINE !== 'postgres') {
         PORT: '0',
         LOG_LEVEL: 'warn',
       };
-      const started = await Promise.all(
-        ['verticals', 'markets'].map((name) => startServiceProcess('scripts/start-subgraph.ts', [name], env, SUBGRAPH_READY)),
-      );
-      subgraphs.push(...started);
-      env.VERTICALS_URL = `${started[0]!.url}/graphql`;
-      env.MARKETS_URL = `${started[1]!.url}/graphql`;
-      gateways.push(await startServiceProcess('gateway/main.ts', [], env, GATEWAY_READY));
-    }, 150_000);
+      // Ports chosen up front so that the first gateway starts alongside the subgraph services it will call.
+      const [verticalsPort, marketsPort] = [await freePort(), await freePort()];
+      env.VERTICALS_URL = `http://127.0.0.1:${verticalsPort}/graphql`;
+      env.MARKETS_URL = `http://127.0.0.1:${marketsPort}/graphql`;
+      const started = await Promise.allSettled([
+        startServiceProcess('scripts/start-subgraph.ts', ['verticals'], { ...env, PORT: String(verticalsPort) }, SUBGRAPH_READY),
+        startServiceProcess('scripts/start-subgraph.ts', ['markets'], { ...env, PORT: String(marketsPort) }, SUBGRAPH_READY),
+        startServiceProcess('gateway/main.ts', [], env, GATEWAY_READY),
+      ]);
+      // Whatever started is stopped by afterAll, even when another process failed to start.
+      started.forEach((result, i) => {
+        if (result.status === 'fulfilled') (i < 2 ? subgraphs : gateways).push(result.value);
+      });
+      const failed = started.find((result) => result.status === 'rejected');
+      if (failed) throw failed.reason;
+    }, 240_000);
 
     afterAll(async () => {
       await Promise.all([...gateways, ...subgraphs].map((service) => service.stop()));
@@ -127,10 +135,10 @@ if (TEST_ENGINE !== 'postgres') {
       expect(migrate.output).toContain('live: up to date');
       expect(migrate.output).toContain('sandbox: up to date');
       for (const gateway of gateways) expect((await call(gateway, '/readyz')).status).toBe(200);
-      // Three services started on the empty sandbox; it was seeded once.
+      // Four services started on the empty sandbox; it was seeded once.
       const [seeded] = await store.databases.sandbox.sql.query<{ count: string }>('SELECT count(*) AS count FROM companies');
       expect(Number(seeded!.count)).toBe(10);
-    }, 120_000);
+    }, 180_000);
 
     it('answers a federated query through either gateway', async () => {
       const { key } = await newKey('institutional', 'sandbox');
