@@ -6,6 +6,7 @@ import { createAccount, createApiKey } from '../../gateway/auth/api-keys.ts';
 import { hashPassword } from '../../gateway/auth/passwords.ts';
 import type { Plan } from '../../subgraphs/shared/context.ts';
 import type { Database, Mode } from '../../subgraphs/shared/database.ts';
+import { SEED_LOCK, withStartupLock } from '../../subgraphs/shared/startup-lock.ts';
 import { TEST_ENGINE, createTestDatabases } from '../support/databases.ts';
 import type { TestDatabases } from '../support/databases.ts';
 import { runScript, startServiceProcess } from '../support/processes.ts';
@@ -16,7 +17,7 @@ import type { TestRedis } from '../support/redis.ts';
 /**
  * docs/deployment.md's topology as separate OS processes: two subgraph services and two gateways on one
  * PostgreSQL and one Redis. Several processes on one database exist only with PostgreSQL (a PGlite folder
- * belongs to one process), so the PGlite project registers only the check that applies to it.
+ * belongs to one process), so the PGlite project checks only what its single process relies on.
  */
 const SANDBOX_CREDITS = 15;
 const ANALYST_PER_MINUTE = 60;
@@ -34,27 +35,18 @@ const advisoryLocks = async (database: Database) =>
 
 if (TEST_ENGINE !== 'postgres') {
   describe('the single-process mode on PGlite', () => {
-    it('starts gateway/main.ts alone on DATA_DIR, ready, with a working demo key, and stops cleanly', async () => {
-      const store = await createTestDatabases({ sandboxScale: 0 });
-      // The test's own handles would keep the folder busy: PGlite's files belong to one process.
-      await Promise.all(Object.values(store.databases).map((database) => database.close()));
-      const gateway = await startServiceProcess(
-        'gateway/main.ts',
-        [],
-        { DATA_DIR: store.dataDir, SANDBOX_SEED_SCALE: '10', HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'warn' },
-        GATEWAY_READY,
-      );
-      try {
-        expect((await fetch(`${gateway.url}/readyz`)).status).toBe(200);
-        const key = /Demo key \(sandbox, institutional plan\): (\S+)/.exec(gateway.output())?.[1];
-        const response = await fetch(`${gateway.url}/api/signals?limit=1`, { headers: { authorization: `Bearer ${key}` } });
-        expect(response.status).toBe(200);
-        expect(await gateway.stop()).toBe(0);
-      } finally {
-        await gateway.stop();
-        await store.drop();
-      }
-    }, 240_000);
+    let store: TestDatabases;
+    beforeAll(async () => {
+      store = await createTestDatabases();
+    });
+    afterAll(() => store?.drop());
+
+    it('holds a start-up lock on its one connection only while the work runs', async () => {
+      const database = store.databases.sandbox;
+      const during = await withStartupLock(database, SEED_LOCK, () => advisoryLocks(database));
+      expect(during).toBe(1);
+      expect(await advisoryLocks(database)).toBe(0);
+    });
   });
 } else {
   describe('two gateways and two subgraph services on one PostgreSQL and one Redis', () => {
