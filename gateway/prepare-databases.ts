@@ -4,6 +4,7 @@ import { env } from '../subgraphs/shared/config.ts';
 import { openConfiguredDatabases } from '../subgraphs/shared/database.ts';
 import type { Database, Mode } from '../subgraphs/shared/database.ts';
 import { logger } from '../subgraphs/shared/logger.ts';
+import { SEED_LOCK, withStartupLock } from '../subgraphs/shared/startup-lock.ts';
 
 /** Opens both databases, applies pending migrations, and fills an empty sandbox with generated data. */
 export async function prepareDatabases(): Promise<Record<Mode, Database>> {
@@ -13,9 +14,13 @@ export async function prepareDatabases(): Promise<Record<Mode, Database>> {
     if (applied.length) logger.info({ database: database.mode, applied }, 'applied migrations');
   }
   if (!(await isSeeded(databases.sandbox))) {
-    logger.info({ scale: env.SANDBOX_SEED_SCALE }, 'seeding the sandbox database (first start)');
-    const summary = await seedDatabase(databases.sandbox, { scale: env.SANDBOX_SEED_SCALE });
-    logger.info({ summary }, 'sandbox seeded');
+    // Processes starting together on an empty sandbox: one seeds, the others wait and then find it seeded.
+    await withStartupLock(databases.sandbox, SEED_LOCK, async () => {
+      if (await isSeeded(databases.sandbox)) return;
+      logger.info({ scale: env.SANDBOX_SEED_SCALE }, 'seeding the sandbox database (first start)');
+      const summary = await seedDatabase(databases.sandbox, { scale: env.SANDBOX_SEED_SCALE });
+      logger.info({ summary }, 'sandbox seeded');
+    });
   }
   return databases;
 }

@@ -7,20 +7,27 @@ import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import type { Database } from '../subgraphs/shared/database.ts';
 import { pgliteRunner, wholeScriptFactory } from '../subgraphs/shared/migration-adapter.ts';
+import { MIGRATIONS_LOCK, withStartupLock } from '../subgraphs/shared/startup-lock.ts';
+import { pendingMigrations } from './pending-migrations.ts';
 import { MIGRATIONS_DIR, NO_FILTER, SCHEMA_PATH, createSchemaEngine, readMigrations } from './schema-engine.ts';
 
-/** Applies every migration in prisma/migrations not yet recorded in `_prisma_migrations`. Idempotent. */
+/**
+ * Applies every migration in prisma/migrations not yet recorded in `_prisma_migrations`. Idempotent. When all
+ * are recorded the engine is not started at all; otherwise it runs holding the migrations lock on a connection
+ * of its own, closed afterwards, so concurrent starters wait for each other and no lock outlives the run.
+ */
 export async function applyMigrations(database: Database): Promise<string[]> {
-  const engine = await createSchemaEngine(database.migrationAdapterFactory);
-  try {
-    const { appliedMigrationNames } = await engine.applyMigrations({
-      migrationsList: await readMigrations(),
-      filters: NO_FILTER,
-    });
-    return appliedMigrationNames;
-  } finally {
-    engine.free();
-  }
+  const migrationsList = await readMigrations();
+  if ((await pendingMigrations(database, migrationsList)).length === 0) return [];
+  return withStartupLock(database, MIGRATIONS_LOCK, async (session) => {
+    const engine = await createSchemaEngine(session.factory);
+    try {
+      const { appliedMigrationNames } = await engine.applyMigrations({ migrationsList, filters: NO_FILTER });
+      return appliedMigrationNames;
+    } finally {
+      engine.free();
+    }
+  });
 }
 
 /**

@@ -14,7 +14,8 @@ import { PrismaClient } from '../../prisma/generated/client/client.ts';
 import { env } from './config.ts';
 import { configuredDatabaseTimeouts, poolTimeoutOptions } from './database-timeouts.ts';
 import type { DatabaseTimeouts } from './database-timeouts.ts';
-import { pgliteRunner, wholeScriptFactory } from './migration-adapter.ts';
+import { pgliteMigrationSession, postgresMigrationSession } from './migration-adapter.ts';
+import type { MigrationSession } from './migration-adapter.ts';
 
 export { PrismaClient };
 export type Mode = 'live' | 'sandbox';
@@ -31,8 +32,8 @@ export interface Database {
   engine: 'pglite' | 'postgres';
   prisma: PrismaClient;
   sql: SqlClient;
-  /** The driver adapter factory for the migration engine (see migration-adapter.ts). */
-  migrationAdapterFactory: SqlMigrationAwareDriverAdapterFactory;
+  /** A connection of its own for the migration engine and start-up locks (see migration-adapter.ts). */
+  openMigrationSession(): MigrationSession;
   close(): Promise<void>;
 }
 
@@ -84,7 +85,7 @@ async function openPglite(options: OpenOptions): Promise<Database> {
     mode: options.mode,
     engine: 'pglite',
     prisma,
-    migrationAdapterFactory: wholeScriptFactory(adapterFactory, pgliteRunner(client)),
+    openMigrationSession: () => pgliteMigrationSession(client, adapterFactory),
     sql: {
       async query<Row>(text: string, params: unknown[] = []) {
         const result = await client.query<Row>(text, params);
@@ -121,7 +122,7 @@ async function openPglite(options: OpenOptions): Promise<Database> {
 async function openPostgres(options: OpenOptions, url: string): Promise<Database> {
   const timeouts = options.timeouts ?? configuredDatabaseTimeouts();
   const pool = new pg.Pool({ connectionString: url, max: 10, ...poolTimeoutOptions(timeouts) });
-  // Migration scripts and COPY may rightly run for minutes: they get a connection of their own without timeouts.
+  // COPY may rightly run for minutes: it gets a connection of its own without timeouts (migrations have their own session).
   const unbounded = async <T>(work: (client: pg.Client) => Promise<T>): Promise<T> => {
     const client = new pg.Client({ connectionString: url, ...poolTimeoutOptions(false) });
     client.on('error', () => undefined);
@@ -140,7 +141,7 @@ async function openPostgres(options: OpenOptions, url: string): Promise<Database
     mode: options.mode,
     engine: 'postgres',
     prisma,
-    migrationAdapterFactory: wholeScriptFactory(adapterFactory, (script) => unbounded((client) => client.query(script))),
+    openMigrationSession: () => postgresMigrationSession(url),
     sql: {
       async query<Row>(text: string, params: unknown[] = []) {
         const result = await pool.query(text, params);

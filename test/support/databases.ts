@@ -14,7 +14,7 @@ export interface TestDatabases {
   databases: Record<Mode, Database>;
   /** Where PGlite keeps its files (also DATA_DIR for anything else the test writes). */
   dataDir: string;
-  /** The PostgreSQL URLs of both databases (empty with PGlite). */
+  /** The databases' connection URLs on PostgreSQL (none with PGlite), for services started as processes. */
   urls: Partial<Record<Mode, string>>;
   /** Reopens the same databases, as a restarted server would. */
   reopen(options?: { onQuery?: (sql: string) => void }): Promise<Record<Mode, Database>>;
