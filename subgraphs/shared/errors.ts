@@ -11,6 +11,7 @@ export const STATUS_BY_CODE = {
   plan_required: 403,
   trial_limit_reached: 403,
   not_found: 404,
+  method_not_allowed: 405,
   conflict: 409,
   rate_limited: 429,
   internal_error: 500,
