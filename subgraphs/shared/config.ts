@@ -37,7 +37,24 @@ const environmentSchema = z.object({
   EXACT_TOTAL_LIMIT: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
   // Milliseconds the search's typo (trigram) tier may take before the search answers without typo matches.
   SEARCH_TYPO_BUDGET_MS: z.coerce.number().int().min(1).max(60_000).default(1_000),
+  // Browser origins allowed to call the API cross-origin (exact scheme://host[:port], comma-separated); none by default.
+  CORS_ORIGINS: z
+    .string()
+    .default('')
+    .transform((value) => value.split(',').map((origin) => origin.trim()).filter(Boolean))
+    .pipe(z.array(z.string().refine(isOrigin, 'each origin must be scheme://host[:port], without path or trailing slash'))),
+  // Bearer token of GET /metrics; without it the route does not exist.
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
 });
+
+function isOrigin(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === value;
+  } catch {
+    return false;
+  }
+}
 
 export type Environment = z.infer<typeof environmentSchema> & { dataDir: string };
 

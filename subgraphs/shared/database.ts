@@ -31,6 +31,8 @@ export interface Database {
   sql: SqlClient;
   /** The driver adapter factory for the migration engine (see migration-adapter.ts). */
   migrationAdapterFactory: SqlMigrationAwareDriverAdapterFactory;
+  /** The connection pool's counts (PostgreSQL; PGlite has no pool), read by /metrics. */
+  connections?(): { total: number; idle: number; waiting: number };
   close(): Promise<void>;
 }
 
@@ -124,6 +126,7 @@ async function openPostgres(options: OpenOptions, url: string): Promise<Database
     mode: options.mode,
     engine: 'postgres',
     prisma,
+    connections: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     migrationAdapterFactory: wholeScriptFactory(adapterFactory, (script) => pool.query(script)),
     sql: {
       async query<Row>(text: string, params: unknown[] = []) {
