@@ -50,7 +50,7 @@ const environmentSchema = z.object({
 function isOrigin(value: string): boolean {
   try {
     const url = new URL(value);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === value;
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === value && !value.includes('*');
   } catch {
     return false;
   }
