@@ -11,6 +11,8 @@ import { InFlightFetches } from './in-flight-fetches.ts';
 import type { SubgraphResponse } from './in-flight-fetches.ts';
 import { CachedLocalDataSource } from './local-data-source.ts';
 import { SUBGRAPH_SECRET_HEADER, VIEWER_HEADER } from './subgraph-protocol.ts';
+import { REQUEST_ID_HEADER } from './http/request-id.ts';
+import { currentRequestId } from '../subgraphs/shared/request-scope.ts';
 import { readSupergraph } from './supergraph.ts';
 import { unavailableStatusPlugin } from './unavailable-status.ts';
 import { env } from '../subgraphs/shared/config.ts';
@@ -59,6 +61,8 @@ export class AuthenticatedDataSource extends RemoteGraphQLDataSource<RequestCont
   override willSendRequest({ request, context }: Parameters<NonNullable<RemoteGraphQLDataSource<RequestContext>['willSendRequest']>>[0]) {
     request.http?.headers.set(SUBGRAPH_SECRET_HEADER, this.secret);
     if (context.viewer) request.http?.headers.set(VIEWER_HEADER, JSON.stringify(context.viewer));
+    const requestId = currentRequestId();
+    if (requestId) request.http?.headers.set(REQUEST_ID_HEADER, requestId);
   }
 }
 

@@ -1,15 +1,17 @@
 import { env } from '../subgraphs/shared/config.ts';
 import { logger } from '../subgraphs/shared/logger.ts';
 import { ensureDemoKey } from './demo-key.ts';
+import { ensurePortFree, listenOrExit } from './listen.ts';
 import { prepareDatabases } from './prepare-databases.ts';
 import { createServer } from './server.ts';
 
 /** `npm start`: the whole service in one process on the configured databases (PGlite by default). */
+await ensurePortFree(env.PORT, env.HOST);
 const databases = await prepareDatabases();
 const subgraphUrls =
   env.VERTICALS_URL && env.MARKETS_URL ? { verticals: env.VERTICALS_URL, markets: env.MARKETS_URL } : undefined;
 const app = await createServer({ databases, subgraphUrls, gatewaySecret: env.GATEWAY_SECRET });
-await app.listen({ port: env.PORT, host: env.HOST });
+await listenOrExit(app, env.PORT, env.HOST);
 
 const address = app.server.address();
 const port = typeof address === 'object' && address ? address.port : env.PORT;

@@ -31,6 +31,11 @@ import type { GraphQLServerOptions } from './graphql-server.ts';
 import { marketsRoutes } from './rest/markets-routes.ts';
 import { registerRestRoutes } from './rest/register.ts';
 import { registerReportDownload } from './rest/report-download.ts';
+import { registerCompression } from './http/compression.ts';
+import { registerCors } from './http/cors.ts';
+import { registerMetrics } from './http/metrics.ts';
+import { registerNotFound } from './http/not-found.ts';
+import { registerRequestId, requestIdOptions } from './http/request-id.ts';
 import { verticalsRoutes } from './rest/verticals-routes.ts';
 
 declare module 'fastify' {
@@ -61,6 +66,9 @@ export interface ServerOptions extends GraphQLServerOptions {
   requestTimeoutMs?: number;
   /** How long each /readyz check may take (READINESS_TIMEOUT_MS unless given). */
   readinessTimeoutMs?: number;
+  /** Origins allowed cross-origin (CORS_ORIGINS unless given); the token of GET /metrics (METRICS_TOKEN unless given). */
+  corsOrigins?: readonly string[];
+  metricsToken?: string;
 }
 
 /**
@@ -76,7 +84,12 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     ...options,
     plugins: [operationGuardPlugin(limits.checkFieldLimits)],
   });
-  const app = Fastify({ loggerInstance: logger as FastifyBaseLogger, ...frameworkErrorOptions });
+  const app = Fastify({ loggerInstance: logger as FastifyBaseLogger, ...frameworkErrorOptions, ...requestIdOptions });
+  // Request ids, 404/405, compression and CORS (gateway/http/) come before every other hook and route.
+  registerRequestId(app);
+  registerNotFound(app);
+  await registerCompression(app);
+  await registerCors(app, options.corsOrigins ?? env.CORS_ORIGINS);
 
   const contextFor = (request: FastifyRequest): RequestContext => ({
     viewer: request.viewer,
@@ -94,13 +107,11 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   registerAccountRoutes(app, { control, sessions, limits, meter, login: options.login });
   registerUsageRoute(app, meter);
   app.decorate('usageMeter', meter);
+  registerMetrics(app, { token: options.metricsToken ?? env.METRICS_TOKEN, databases, meter });
   // Live usage counted in memory is written before the server (and then its databases) closes.
   app.addHook('onClose', () => meter.close());
 
   app.setErrorHandler((error: FastifyError, request, reply) => sendError(error, request, reply));
-  app.setNotFoundHandler((request, reply) =>
-    reply.status(404).send({ error: 'not_found', message: `No route ${request.method} ${request.url.split('?')[0]}.` }),
-  );
 
   app.get('/healthz', { config: { public: true } }, async () => ({ status: 'ok' }));
   registerReadiness(app, {

@@ -1,10 +1,10 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
+import { parseCommandLine } from '../scripts/command-line.ts';
 import type { Database } from '../subgraphs/shared/database.ts';
 import { pgliteRunner, wholeScriptFactory } from '../subgraphs/shared/migration-adapter.ts';
 import { MIGRATIONS_LOCK, withStartupLock } from '../subgraphs/shared/startup-lock.ts';
@@ -61,8 +61,11 @@ export async function createMigration(name: string): Promise<string | null> {
   }
 }
 
+const USAGE = `usage: npm run migrate                    applies pending migrations to the configured databases
+       npm run migrate -- --create <name>  writes a migration from changes to prisma/schema.prisma`;
+
 async function main() {
-  const { values } = parseArgs({ options: { create: { type: 'string' } } });
+  const { values } = parseCommandLine(USAGE, { options: { create: { type: 'string' } } });
   if (values.create) {
     const directory = await createMigration(values.create);
     console.log(directory ? `wrote ${directory}/migration.sql` : 'schema.prisma matches the migrations: nothing to write');

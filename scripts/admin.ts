@@ -1,4 +1,3 @@
-import { parseArgs } from 'node:util';
 import { applyMigrations } from '../prisma/migrate.ts';
 import { createAccount, createApiKey, MODES, PLANS } from '../gateway/auth/api-keys.ts';
 import { hashPassword } from '../gateway/auth/passwords.ts';
@@ -6,6 +5,7 @@ import type { Plan } from '../subgraphs/shared/context.ts';
 import { openDatabase } from '../subgraphs/shared/database.ts';
 import type { Database, Mode } from '../subgraphs/shared/database.ts';
 import { env } from '../subgraphs/shared/config.ts';
+import { parseCommandLine } from './command-line.ts';
 
 /**
  * Server-side account administration on the control database (the live one: DATABASE_URL or DATA_DIR).
@@ -63,7 +63,7 @@ function createKeyCommand(values: Record<string, string | undefined>): Run {
 const COMMANDS = { 'create-account': createAccountCommand, 'create-key': createKeyCommand } as const;
 
 async function main(argv: string[]): Promise<number> {
-  const { positionals, values } = parseArgs({
+  const { positionals, values } = parseCommandLine(USAGE, {
     args: argv,
     allowPositionals: true,
     options: {

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { ensurePortFree, listenOrExit } from '../gateway/listen.ts';
 import { prepareDatabases } from '../gateway/prepare-databases.ts';
 import { env } from '../subgraphs/shared/config.ts';
 import type { Database, Mode } from '../subgraphs/shared/database.ts';
@@ -25,9 +26,10 @@ if (!env.GATEWAY_SECRET) {
   process.exit(2);
 }
 
+await ensurePortFree(env.PORT, env.HOST);
 const databases = await prepareDatabases();
 const app = await (await factory()).createSubgraphServer({ databases, secret: env.GATEWAY_SECRET });
-const address = await app.listen({ port: env.PORT, host: env.HOST });
+const address = await listenOrExit(app, env.PORT, env.HOST);
 logger.info({ subgraph: name, address }, 'subgraph listening');
 process.stdout.write(`${name} subgraph at ${address}/graphql\n`);
 

@@ -22,6 +22,8 @@ export interface UsageMeter {
   flush(): Promise<void>;
   /** Stops the timer and writes what is left. */
   close(): Promise<void>;
+  /** Live calls counted but not yet written, and since when the oldest of them waits (for /metrics). */
+  backlog(): { calls: number; oldestSince: number | undefined };
 }
 
 declare module 'fastify' {
@@ -68,6 +70,8 @@ function dayKey(accountId: string, mode: string, day: string): string {
 export function createUsageMeter(control: Database, options: UsageMeterOptions): UsageMeter {
   const days = new Map<string, DayCounter>();
   const keys = new Map<string, KeyCounter>();
+  /** When the oldest count not yet sent by a flush was made (Date.now()); undefined when none waits. */
+  let oldestPendingSince: number | undefined;
 
   const dayCounter = (viewer: Viewer, day: string): DayCounter => {
     const id = dayKey(viewer.accountId, viewer.mode, day);
@@ -111,6 +115,7 @@ export function createUsageMeter(control: Database, options: UsageMeterOptions):
     const counter = await readyCounter(viewer, day);
     // From here to the return nothing awaits, so this call's number is its own.
     counter.pending += 1;
+    oldestPendingSince ??= Date.now();
     if (viewer.keyId) {
       const key = keys.get(viewer.keyId) ?? { keyId: viewer.keyId, pending: 0, inFlight: 0, lastUsedAt: now };
       key.pending += 1;
@@ -176,7 +181,12 @@ export function createUsageMeter(control: Database, options: UsageMeterOptions):
     // Sorted, so concurrent flushes of several processes lock rows in one order.
     const dayBatch = [...days.entries()].filter(([, c]) => c.pending > 0).sort(([a], [b]) => (a < b ? -1 : 1)).map(([, c]) => c);
     const keyBatch = [...keys.values()].filter((k) => k.pending > 0).sort((a, b) => (a.keyId < b.keyId ? -1 : 1));
+    const sentSince = oldestPendingSince;
+    oldestPendingSince = undefined;
     const results = await Promise.allSettled([send(dayBatch, writeDays), send(keyBatch, writeKeys)]);
+    if (results.some((result) => result.status === 'rejected') && sentSince !== undefined) {
+      oldestPendingSince = Math.min(sentSince, oldestPendingSince ?? sentSince);
+    }
     for (const [id, counter] of days) {
       if (!counter.touched && counter.pending === 0 && counter.inFlight === 0 && counter.stored !== undefined) days.delete(id);
       else counter.touched = false;
@@ -205,6 +215,11 @@ export function createUsageMeter(control: Database, options: UsageMeterOptions):
     async close() {
       clearInterval(timer);
       await flush();
+    },
+    backlog() {
+      let calls = 0;
+      for (const counter of days.values()) calls += counter.pending + counter.inFlight;
+      return { calls, oldestSince: oldestPendingSince };
     },
   };
 }

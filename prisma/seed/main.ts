@@ -1,4 +1,4 @@
-import { parseArgs } from 'node:util';
+import { parseCommandLine } from '../../scripts/command-line.ts';
 import { env } from '../../subgraphs/shared/config.ts';
 import { openDatabase, type Mode } from '../../subgraphs/shared/database.ts';
 import { applyMigrations } from '../migrate.ts';
@@ -20,19 +20,14 @@ function fail(message: string): never {
 }
 
 function parseCli() {
-  const { values } = parseArgs({
+  const { values } = parseCommandLine(USAGE, {
     options: {
       scale: { type: 'string', default: '5000' },
       database: { type: 'string', default: 'sandbox' },
       seed: { type: 'string' },
       reset: { type: 'boolean', default: false },
-      help: { type: 'boolean', default: false },
     },
   });
-  if (values.help) {
-    process.stdout.write(`${USAGE}\n`);
-    process.exit(0);
-  }
   const scale = Number(values.scale);
   if (!Number.isInteger(scale) || scale < 1) fail(`--scale must be a positive integer, got "${values.scale}"`);
   if (values.database !== 'live' && values.database !== 'sandbox') fail(`--database must be live or sandbox`);

@@ -1,11 +1,11 @@
 import { readFileSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { marketsRoutes } from '../../gateway/rest/markets-routes.ts';
 import { verticalsRoutes } from '../../gateway/rest/verticals-routes.ts';
 import { parse } from 'graphql';
 import { FIELD_LIMITS } from '../../gateway/limits/policy.ts';
+import { parseCommandLine } from '../command-line.ts';
 import { createBenchKeys, databaseName, ensureDataset } from './dataset.ts';
 import { measure } from './measure.ts';
 import type { LoadSettings, Measurement } from './measure.ts';
@@ -24,7 +24,10 @@ import { FEDERATED_QUERY, LAYER_PAGE, LAYER_VARIABLES, REST_SCENARIOS } from './
  * process, loads each scenario with autocannon, and merges the numbers into docs/performance.json, from which
  * docs/performance.md is written.
  */
-const { values } = parseArgs({
+const USAGE = `usage: npm run bench -- [--scales 100000,1000000] [--duration 10] [--warmup 3] [--connections 10] [--profile]
+                        [--server postgresql://…] [--only rest,layers,federated] [--print-only]
+       npm run bench -- --report-only     rewrites docs/performance.md from docs/performance.json`;
+const { values } = parseCommandLine(USAGE, {
   options: {
     scales: { type: 'string', default: '100000' },
     duration: { type: 'string', default: '10' },

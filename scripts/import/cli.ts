@@ -1,7 +1,7 @@
-import { parseArgs } from 'node:util';
 import { applyMigrations } from '../../prisma/migrate.ts';
 import { env } from '../../subgraphs/shared/config.ts';
 import { openDatabase } from '../../subgraphs/shared/database.ts';
+import { parseCommandLine } from '../command-line.ts';
 import type { Database, Mode } from '../../subgraphs/shared/database.ts';
 import { listRejects } from './rejects.ts';
 import { runImport } from './run.ts';
@@ -19,18 +19,17 @@ sources:
 ${[...IMPORTERS.values()].map((importer) => `  ${importer.source.padEnd(16)} ${importer.describe}`).join('\n')}`;
 
 async function main(): Promise<number> {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseCommandLine(USAGE, {
     allowPositionals: true,
     options: {
       database: { type: 'string', default: 'live' },
       accession: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
     },
   });
   const [command, ...rest] = positionals;
-  if (values.help || !command) {
+  if (!command) {
     process.stderr.write(`${USAGE}\n`);
-    return values.help ? 0 : 2;
+    return 2;
   }
   if (values.database !== 'live' && values.database !== 'sandbox') {
     process.stderr.write(`--database must be live or sandbox, not "${values.database}"\n`);

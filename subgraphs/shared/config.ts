@@ -49,7 +49,24 @@ const environmentSchema = z.object({
   REDIS_COMMAND_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(1_000),
   SUBGRAPH_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(12_000),
   READINESS_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(2_000),
+  // Browser origins allowed to call the API cross-origin (exact scheme://host[:port], comma-separated); none by default.
+  CORS_ORIGINS: z
+    .string()
+    .default('')
+    .transform((value) => value.split(',').map((origin) => origin.trim()).filter(Boolean))
+    .pipe(z.array(z.string().refine(isOrigin, 'each origin must be scheme://host[:port], without path or trailing slash'))),
+  // Bearer token of GET /metrics; without it the route does not exist.
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
 });
+
+function isOrigin(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === value && !value.includes('*');
+  } catch {
+    return false;
+  }
+}
 
 export type Environment = z.infer<typeof environmentSchema> & { dataDir: string };
 

@@ -34,6 +34,8 @@ export interface Database {
   sql: SqlClient;
   /** A connection of its own for the migration engine and start-up locks (see migration-adapter.ts). */
   openMigrationSession(): MigrationSession;
+  /** The connection pool's counts (PostgreSQL; PGlite has no pool), read by /metrics. */
+  connections?(): { total: number; idle: number; waiting: number };
   close(): Promise<void>;
 }
 
@@ -142,6 +144,7 @@ async function openPostgres(options: OpenOptions, url: string): Promise<Database
     engine: 'postgres',
     prisma,
     openMigrationSession: () => postgresMigrationSession(url),
+    connections: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     sql: {
       async query<Row>(text: string, params: unknown[] = []) {
         const result = await pool.query(text, params);

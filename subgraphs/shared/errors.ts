@@ -12,6 +12,7 @@ export const STATUS_BY_CODE = {
   trial_limit_reached: 403,
   live_credential_required: 403,
   not_found: 404,
+  method_not_allowed: 405,
   conflict: 409,
   rate_limited: 429,
   internal_error: 500,

@@ -9,6 +9,7 @@ import { SUBGRAPH_SECRET_HEADER, VIEWER_HEADER } from '../../gateway/subgraph-pr
 import type { RequestContext, Viewer } from './context.ts';
 import type { Database, Mode } from './database.ts';
 import { formatGraphQLError } from '../../gateway/errors.ts';
+import { registerRequestId, requestIdOptions } from '../../gateway/http/request-id.ts';
 import { logger } from './logger.ts';
 
 const ViewerHeader = z.object({
@@ -46,7 +47,9 @@ export async function createSubgraphServer(options: SubgraphServerOptions): Prom
     introspection: false,
   });
   await apollo.start();
-  const app = Fastify({ loggerInstance: logger.child({ subgraph: options.name }) as FastifyBaseLogger });
+  // The gateway sends its request's id, so both services' log lines of one client request share it.
+  const app = Fastify({ loggerInstance: logger.child({ subgraph: options.name }) as FastifyBaseLogger, ...requestIdOptions });
+  registerRequestId(app);
   const viewers = new WeakMap<object, Viewer | null>();
 
   app.addHook('onRequest', async (request, reply) => {

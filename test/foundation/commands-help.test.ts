@@ -1,0 +1,50 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const ROOT = new URL('../../', import.meta.url).pathname;
+
+const COMMANDS = [
+  ['admin', 'scripts/admin.ts'],
+  ['import', 'scripts/import/cli.ts'],
+  ['seed', 'prisma/seed/main.ts'],
+  ['migrate', 'prisma/migrate.ts'],
+  ['bench', 'scripts/bench/main.ts'],
+] as const;
+
+function run(entry: string, args: string[], dataDir: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const { DATABASE_URL: _live, SANDBOX_DATABASE_URL: _sandbox, ...inherited } = process.env;
+  const child = spawn('node', ['--import', 'tsx', entry, ...args], { cwd: ROOT, env: { ...inherited, DATA_DIR: dataDir, LOG_LEVEL: 'silent' } });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+}
+
+describe('every command answers --help and refuses unknown options', () => {
+  let dataDir: string;
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'commands-help-'));
+  });
+  afterAll(() => rm(dataDir, { recursive: true, force: true }));
+
+  it.each(COMMANDS)('%s --help prints its usage and exits 0; --no-such-option prints it and exits 2; no database is opened', async (_name, entry) => {
+    const [help, short, unknown] = await Promise.all([
+      run(entry, ['--help'], join(dataDir, entry)),
+      run(entry, ['-h'], join(dataDir, entry)),
+      run(entry, ['--no-such-option'], join(dataDir, entry)),
+    ]);
+    expect(help.code, help.stderr).toBe(0);
+    expect(help.stdout).toMatch(/^usage:/);
+    expect(short.code).toBe(0);
+    expect(short.stdout).toBe(help.stdout);
+    expect(unknown.code, unknown.stderr).toBe(2);
+    expect(unknown.stderr).toContain("Unknown option '--no-such-option'");
+    expect(unknown.stderr).toContain(help.stdout.trim());
+    expect(existsSync(join(dataDir, entry))).toBe(false);
+  }, 300_000);
+});
