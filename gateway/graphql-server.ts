@@ -8,6 +8,7 @@ import type { RequestContext } from '../subgraphs/shared/context.ts';
 import { formatGraphQLError } from './errors.ts';
 import { refuseUnsafeText } from './input/graphql-text-plugin.ts';
 import { InFlightFetches } from './in-flight-fetches.ts';
+import { QUERY_LIMITS } from './limits/policy.ts';
 import type { SubgraphResponse } from './in-flight-fetches.ts';
 import { CachedLocalDataSource } from './local-data-source.ts';
 import { SUBGRAPH_SECRET_HEADER, VIEWER_HEADER } from './subgraph-protocol.ts';
@@ -87,6 +88,8 @@ export async function createGraphQLServer(
     includeStacktraceInErrorResponses: false,
     formatError: formatGraphQLError,
     introspection: true,
+    // A document past the token limit is a syntax error (400) before it can nest deep enough to exhaust the stack.
+    parseOptions: { maxTokens: QUERY_LIMITS.maxTokens },
     plugins: [refuseUnsafeText, unavailableStatusPlugin, ...(options.plugins ?? [])],
   });
   await server.start();

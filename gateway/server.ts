@@ -24,7 +24,9 @@ import { createGraphQLServer } from './graphql-server.ts';
 import { registerRequestTextCheck } from './input/request-text-check.ts';
 import { createLimits } from './limits/limits.ts';
 import type { Limits } from './limits/limits.ts';
+import { graphqlHttpBounds } from './limits/graphql-http-bounds.ts';
 import { operationGuardPlugin } from './limits/operation-plugin.ts';
+import { QUERY_LIMITS } from './limits/policy.ts';
 import { registerUsageRoute } from './limits/usage-route.ts';
 import { createUsageMeter } from './limits/usage-meter.ts';
 import type { GraphQLServerOptions } from './graphql-server.ts';
@@ -122,12 +124,15 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   });
 
   const apolloHandler = fastifyApolloHandler(graphql, { context: async (request) => contextFor(request) });
-  app.post('/graphql', apolloHandler);
+  // Size, batching and the operation's bounds are checked before Apollo Server parses and validates (limits/).
+  const boundGraphQLRequest = graphqlHttpBounds(schema);
+  app.post('/graphql', { bodyLimit: QUERY_LIMITS.maxBodyBytes, preHandler: boundGraphQLRequest }, apolloHandler);
   app.get('/graphql', {
     config: { public: true },
     preHandler: async (request, reply) => {
       if (wantsGraphiQL(request)) return reply.type('text/html').send(graphiqlPage());
       await guard(request, reply);
+      return boundGraphQLRequest(request, reply);
     },
     handler: apolloHandler,
   });

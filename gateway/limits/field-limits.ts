@@ -30,8 +30,9 @@ export interface FieldLimitRefusal {
 }
 
 /**
- * Per-field limits of expensive fields (policy.ts FIELD_LIMITS), checked once per selected field before the
- * operation runs. Refused calls are not counted, so a client that waits is let through again.
+ * Per-field limits of expensive fields (policy.ts FIELD_LIMITS), charged per occurrence before the operation runs:
+ * 20 aliased `members` spend 20 calls. Every limited field is checked first without charging anything, so an
+ * operation refused for one field spends nothing on the others; refused calls are never counted.
  */
 export function createFieldLimiter(store: CounterStore) {
   const limiter = getGraphQLRateLimiter({
@@ -41,20 +42,22 @@ export function createFieldLimiter(store: CounterStore) {
       `${fieldName} is limited to ${max} calls per ${Math.round(window / 1000)} seconds; retry later.`,
   });
 
-  return async function checkFieldLimits(
-    viewer: Viewer,
-    fields: Iterable<{ typeName: string; fieldName: string }>,
-  ): Promise<FieldLimitRefusal | undefined> {
-    const seen = new Set<string>();
-    for (const { typeName, fieldName } of fields) {
-      const coordinate = `${typeName}.${fieldName}`;
-      const limit = FIELD_LIMITS[coordinate];
-      if (!limit || seen.has(coordinate)) continue;
-      seen.add(coordinate);
-      // The limiter reads only the field's name from `info`; the key includes the parent type to stay unique.
-      const info = { fieldName: coordinate } as GraphQLResolveInfo;
-      const message = await limiter({ parent: undefined, args: {}, context: viewer, info }, { ...limit, uncountRejected: true });
-      if (message) return { coordinate, message, retryAfter: windowSeconds(limit.window) };
+  /** Asks graphql-rate-limit about `occurrences` calls at once (its `arrayLengthField` counts an argument's length). */
+  const ask = (viewer: Viewer, coordinate: string, occurrences: number, readOnly: boolean) => {
+    const limit = FIELD_LIMITS[coordinate]!;
+    // The limiter reads only the field's name from `info`; the key includes the parent type to stay unique.
+    const info = { fieldName: coordinate } as GraphQLResolveInfo;
+    const args = { occurrences: { length: occurrences } };
+    return limiter({ parent: undefined, args, context: viewer, info }, { ...limit, arrayLengthField: 'occurrences', uncountRejected: true, readOnly });
+  };
+
+  return async function checkFieldLimits(viewer: Viewer, fields: ReadonlyMap<string, number>): Promise<FieldLimitRefusal | undefined> {
+    const limited = [...fields].filter(([coordinate]) => FIELD_LIMITS[coordinate]);
+    for (const readOnly of [true, false]) {
+      for (const [coordinate, occurrences] of limited) {
+        const message = await ask(viewer, coordinate, occurrences, readOnly);
+        if (message) return { coordinate, message, retryAfter: windowSeconds(FIELD_LIMITS[coordinate]!.window) };
+      }
     }
     return undefined;
   };

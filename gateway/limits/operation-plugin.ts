@@ -3,10 +3,10 @@ import type { ApolloServerPlugin } from '@apollo/server';
 import { GraphQLError, Kind } from 'graphql';
 import type { DocumentNode, FragmentDefinitionNode, GraphQLSchema, OperationDefinitionNode } from 'graphql';
 import type { RequestContext, Viewer } from '../../subgraphs/shared/context.ts';
-import { ApiError, BadRequestError } from '../../subgraphs/shared/errors.ts';
+import { ApiError } from '../../subgraphs/shared/errors.ts';
 import { assertPlanReaches } from '../auth/plan-access.ts';
 import type { createFieldLimiter } from './field-limits.ts';
-import { QUERY_LIMITS } from './policy.ts';
+import { assertWithinBounds, resolveOperation } from './operation-bounds.ts';
 import { measureOperation } from './query-cost.ts';
 
 /** An ApiError that also tells Apollo Server the HTTP status (and headers) of the response. */
@@ -24,36 +24,30 @@ export interface OperationToCheck {
   viewer: Viewer | null;
 }
 
+/** The document's fragments by name, for measuring an operation. */
+export function fragmentsOf(document: DocumentNode): Record<string, FragmentDefinitionNode> {
+  const fragments: Record<string, FragmentDefinitionNode> = {};
+  for (const definition of document.definitions) {
+    if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments[definition.name.value] = definition;
+  }
+  return fragments;
+}
+
 /**
- * Depth and cost (400), the plan table (403), per-field limits (429) of one operation; throws a GraphQLError
- * that carries the HTTP status and headers. Run by the plugin below, and by REST routes that execute their
- * operation on a subgraph directly (rest/direct.ts).
+ * The bounds of QUERY_LIMITS (400), the plan table (403), per-field limits charged per occurrence (429) of one
+ * operation; throws a GraphQLError that carries the HTTP status and headers. Run by the plugin below, and by REST
+ * routes that execute their operation on a subgraph directly (rest/direct.ts).
  */
 export async function checkOperation(
   checkFieldLimits: ReturnType<typeof createFieldLimiter>,
   { schema, document, operation, variables, viewer }: OperationToCheck,
 ): Promise<void> {
-  const fragments: Record<string, FragmentDefinitionNode> = {};
-  for (const definition of document.definitions) {
-    if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments[definition.name.value] = definition;
-  }
-  const shape = measureOperation(schema, operation, fragments, variables);
-  if (shape.depth > QUERY_LIMITS.maxDepth) {
-    throw withHttp(new BadRequestError(
-      { query: `is nested ${shape.depth} levels deep; the maximum is ${QUERY_LIMITS.maxDepth}` },
-      `The query is too deep (${shape.depth} levels; at most ${QUERY_LIMITS.maxDepth}).`,
-    ));
-  }
-  if (shape.cost > QUERY_LIMITS.maxCost) {
-    throw withHttp(new BadRequestError(
-      { query: `has an estimated cost of ${shape.cost}; the maximum is ${QUERY_LIMITS.maxCost}` },
-      `The query is too costly (estimated ${shape.cost}; at most ${QUERY_LIMITS.maxCost}). Ask for smaller pages or fewer fields.`,
-    ));
-  }
-  // Only the fixed operations of public REST routes run without a viewer.
-  if (!viewer) return;
+  const shape = measureOperation(schema, operation, fragmentsOf(document), variables);
   try {
-    assertPlanReaches(viewer.plan, shape.fields);
+    assertWithinBounds(shape);
+    // Only the fixed operations of public REST routes run without a viewer.
+    if (!viewer) return;
+    assertPlanReaches(viewer.plan, [...shape.fields.keys()].map(splitCoordinate));
   } catch (error) {
     throw error instanceof ApiError ? withHttp(error) : error;
   }
@@ -63,17 +57,30 @@ export async function checkOperation(
   }
 }
 
+function splitCoordinate(coordinate: string): { typeName: string; fieldName: string } {
+  const dot = coordinate.indexOf('.');
+  return { typeName: coordinate.slice(0, dot), fieldName: coordinate.slice(dot + 1) };
+}
+
 /**
  * Checks every operation after it is parsed and validated and before the gateway plans it, for /graphql
- * and the REST shims alike: depth and cost (400), the plan table (403), per-field limits (429).
+ * and the REST shims alike. A document that names no single operation is a 400 here (Apollo leaves it to the
+ * gateway, which fails with a 500). /graphql requests were already bounded before validation (graphql-http-bounds.ts).
  */
 export function operationGuardPlugin(checkFieldLimits: ReturnType<typeof createFieldLimiter>): ApolloServerPlugin<RequestContext> {
   return {
     async requestDidStart() {
       return {
         async didResolveOperation({ operation, document, schema, request, contextValue }) {
-          if (!operation) return;
-          await checkOperation(checkFieldLimits, { schema, document, operation, variables: request.variables ?? {}, viewer: contextValue.viewer });
+          let resolved = operation;
+          if (!resolved) {
+            try {
+              resolved = resolveOperation(document, request.operationName);
+            } catch (error) {
+              throw error instanceof ApiError ? withHttp(error) : error;
+            }
+          }
+          await checkOperation(checkFieldLimits, { schema, document, operation: resolved, variables: request.variables ?? {}, viewer: contextValue.viewer });
         },
       };
     },

@@ -119,8 +119,8 @@ describe('plans and per-minute rate limits (scheme B)', () => {
       message: 'The query is too deep (11 levels; at most 10).',
       extensions: { code: 'invalid_parameter', details: { query: 'is nested 11 levels deep; the maximum is 10' } },
     });
-    const fields = 'id ticker companyName signalType aiSummary materialityScore sentiment urgent sourceUrl createdAt';
-    const costly = `{ ${Array.from({ length: 12 }, (_, index) => `s${index}: signals(limit: 200) { nodes { ${fields} } }`).join(' ')} }`;
+    const fields = 'id ticker companyName signalType filingType aiSummary materialityScore sentiment urgent sourceUrl createdAt';
+    const costly = `{ ${Array.from({ length: 10 }, (_, index) => `s${index}: signals(limit: 200) { nodes { ${fields} } }`).join(' ')} }`;
     const tooCostly = await service.request('POST', '/graphql', { key, body: { query: costly } });
     expect(tooCostly.status).toBe(400);
     expect(tooCostly.body.errors[0].extensions.code).toBe('invalid_parameter');
