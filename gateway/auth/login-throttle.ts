@@ -20,7 +20,10 @@ export const LOGIN_THROTTLE_DEFAULTS: LoginThrottleOptions = {
 export interface LoginThrottle {
   /** Takes an attempt slot before the password is hashed (atomic in the store); when none is left, the seconds to wait. */
   reserve(email: string, ip: string): Promise<{ retryAfterSeconds: number } | undefined>;
-  /** Remembers the IP as one the address's owner uses, exempt from the per-address ceiling from now on. */
+  /**
+   * Remembers the IP as one the address's owner uses, exempt from the per-address ceiling from now on, and
+   * clears the attempts of this address and IP: the owner logging in again and again is not guessing.
+   */
   succeeded(email: string, ip: string): Promise<void>;
 }
 
@@ -44,6 +47,7 @@ export function createLoginThrottle(store: CounterStore, options: LoginThrottleO
     },
     async succeeded(email, ip) {
       await store.set(`login-known:${email}|${ip}`, '1', knownIpMs);
+      await store.clearLog(`login-attempts:${email}|${ip}`);
     },
   };
 }

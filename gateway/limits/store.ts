@@ -16,6 +16,8 @@ export interface CounterStore {
   slide(key: string, now: number, windowMs: number, limit: number): Promise<{ count: number; oldest: number; added: boolean }>;
   get(key: string): Promise<string | undefined>;
   set(key: string, value: string, ttlMs: number): Promise<void>;
+  /** Forgets a sliding log (a login that succeeded clears its own failures). */
+  clearLog(key: string): Promise<void>;
   /** Resolves when the store answers (readiness); throws StoreUnavailableError otherwise. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -67,6 +69,10 @@ export class MemoryCounterStore implements CounterStore {
 
   async set(key: string, value: string, ttlMs: number) {
     this.values.set(key, { value, expiresAt: Date.now() + ttlMs });
+  }
+
+  async clearLog(key: string) {
+    this.logs.delete(key);
   }
 
   async ping() {}
@@ -129,6 +135,11 @@ export class RedisCounterStore implements CounterStore {
 
   async set(key: string, value: string, ttlMs: number) {
     await unavailableUnlessAnswered(this.redis.set(key, value, 'PX', ttlMs));
+  }
+
+  async clearLog(key: string) {
+    // The log and the sequence SLIDE_SCRIPT numbers its entries with.
+    await unavailableUnlessAnswered(this.redis.del(key, `${key}:seq`));
   }
 
   async ping() {

@@ -61,6 +61,19 @@ describe('login under attack', () => {
     expect(answer.body.token).toBeTruthy();
   });
 
+  it('does not throttle the owner logging in again and again, and a success clears that IP’s failures', async () => {
+    const from = '127.0.0.4';
+    for (let attempt = 0; attempt < 15; attempt += 1) {
+      const answer = await login(owner, password, from);
+      expect(answer.status, `login ${attempt + 1}: ${JSON.stringify(answer.body)}`).toBe(200);
+    }
+    for (let attempt = 0; attempt < 9; attempt += 1) expect((await login(owner, `typo-${attempt}`, from)).status).toBe(401);
+    expect((await login(owner, password, from)).status).toBe(200);
+    // Nine failures before the success no longer count: ten more are checked before the IP is throttled.
+    for (let attempt = 0; attempt < 10; attempt += 1) expect((await login(owner, `typo-again-${attempt}`, from)).status).toBe(401);
+    expect((await login(owner, password, from)).status).toBe(429);
+  });
+
   it('bounds concurrent hashing: a burst to distinct addresses is answered at once, never with a 5xx', async () => {
     const started = Date.now();
     const answers = await Promise.all(Array.from({ length: 50 }, (_, index) => login(`someone-${index}@example.com`, 'whatever', '127.0.0.3')));
