@@ -20,11 +20,13 @@ export interface Limits {
   options: LimitOptions;
   store: CounterStore;
   checkFieldLimits: ReturnType<typeof createFieldLimiter>;
+  /** Milliseconds since the epoch for the rate-limit windows; tests move it instead of sleeping. */
+  clock: () => number;
   close(): Promise<void>;
 }
 
 /** The limits of one gateway: configured from the environment unless a test says otherwise. */
-export function createLimits(overrides: Partial<LimitOptions> = {}): Limits {
+export function createLimits(overrides: Partial<LimitOptions> = {}, clock: () => number = Date.now): Limits {
   const options: LimitOptions = {
     scheme: env.RATE_LIMIT_SCHEME,
     redisUrl: env.REDIS_URL,
@@ -32,7 +34,7 @@ export function createLimits(overrides: Partial<LimitOptions> = {}): Limits {
     ...overrides,
   };
   const store = createCounterStore(options.redisUrl);
-  return { options, store, checkFieldLimits: createFieldLimiter(store), close: () => store.close() };
+  return { options, store, checkFieldLimits: createFieldLimiter(store), clock, close: () => store.close() };
 }
 
 /**
@@ -42,7 +44,7 @@ export function createLimits(overrides: Partial<LimitOptions> = {}): Limits {
  */
 export async function admit(limits: Limits, meter: UsageMeter, request: FastifyRequest, reply: FastifyReply) {
   const viewer = request.viewer!;
-  const state = await takeRequest(limits.store, limits.options.scheme, viewer);
+  const state = await takeRequest(limits.store, limits.options.scheme, viewer, limits.clock());
   if (state) reply.headers(rateLimitHeaders(state));
   if (state?.retryAfter !== undefined) throw new RateLimitedError(state);
   request.usage = await meter.record(viewer);
