@@ -14,9 +14,12 @@ import { registerAccountRoutes } from './auth/account-routes.ts';
 import { registerGuard } from './auth/guard.ts';
 import { createSessionTokens } from './auth/sessions.ts';
 import type { SessionTokens } from './auth/sessions.ts';
+import { trustProxyOption } from './client-address.ts';
+import type { TrustProxy } from './client-address.ts';
 import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from './database-unavailable.ts';
 import { graphiqlPage, registerGraphiQLAssets, wantsGraphiQL } from './graphiql/route.ts';
 import { createGraphQLServer } from './graphql-server.ts';
+import { registerAnonymousLimits } from './limits/anonymous-limit.ts';
 import { createLimits } from './limits/limits.ts';
 import type { Limits } from './limits/limits.ts';
 import { operationGuardPlugin } from './limits/operation-plugin.ts';
@@ -50,6 +53,8 @@ export interface ServerOptions extends GraphQLServerOptions {
   reportWorker?: Omit<ReportWorkerOptions, 'databases' | 'dataDir'>;
   /** How often live usage counts are written to the control database (default 1,000 ms; see limits/usage-meter.ts). */
   usageFlushIntervalMs?: number;
+  /** Fastify's `trustProxy`: whose X-Forwarded-For gives the client address (TRUST_PROXY unless given). */
+  trustProxy?: TrustProxy;
 }
 
 /**
@@ -65,7 +70,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     ...options,
     plugins: [operationGuardPlugin(limits.checkFieldLimits)],
   });
-  const app = Fastify({ loggerInstance: logger as FastifyBaseLogger });
+  const app = Fastify({ loggerInstance: logger as FastifyBaseLogger, trustProxy: trustProxyOption(options.trustProxy ?? env.TRUST_PROXY) });
 
   const contextFor = (request: FastifyRequest): RequestContext => ({
     viewer: request.viewer,
@@ -77,6 +82,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   // Credentials, rate limits and metering for every non-public route (gateway/auth, gateway/limits).
   const meter = createUsageMeter(control, { sandboxCredits: limits.options.sandboxCredits, flushIntervalMs: options.usageFlushIntervalMs });
   const guard = registerGuard(app, { control, sessions, limits, meter });
+  registerAnonymousLimits(app, { limits, guard });
   registerAccountRoutes(app, { control, sessions, limits, meter });
   registerUsageRoute(app, meter);
   app.decorate('usageMeter', meter);

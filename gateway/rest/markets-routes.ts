@@ -122,6 +122,8 @@ export const marketsRoutes: RestRoute[] = [
     method: 'GET',
     path: '/api/search',
     public: true,
+    // Anonymous and analyst callers get the profile's fields the plan table leaves open; the rest are null.
+    omitFieldsAbovePlan: true,
     operation: `query TickerSearch($symbol: String) {
       ticker(symbol: $symbol) {
         ticker found profile { ${PROFILE_FIELDS} } quote { ${QUOTE_FIELDS} }
