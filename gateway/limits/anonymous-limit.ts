@@ -9,8 +9,8 @@ import { RateLimitedError, rateLimitHeaders, takeSlidingWindow } from './rate-li
  * login has its own lower one (each try costs a password hash). docs/security.d/public-routes-and-limits.md.
  */
 export const ANONYMOUS_LIMITS = {
-  public: { max: 30, windowMs: 60_000 },
-  login: { max: 10, windowMs: 60_000 },
+  public: { max: 60, windowMs: 60_000 },
+  login: { max: 30, windowMs: 60_000 },
 } as const;
 
 /** Public routes a load balancer or orchestrator polls: never limited. */

@@ -5,6 +5,7 @@ import { ANONYMOUS_LIMITS } from '../../gateway/limits/anonymous-limit.ts';
 import { createLimits } from '../../gateway/limits/limits.ts';
 import { createServer } from '../../gateway/server.ts';
 import type { ServerOptions } from '../../gateway/server.ts';
+import { parseEnvironment } from '../../subgraphs/shared/config.ts';
 import type { Plan } from '../../subgraphs/shared/context.ts';
 import { createTestDatabases } from '../support/databases.ts';
 import type { TestDatabases } from '../support/databases.ts';
@@ -59,7 +60,8 @@ describe('anonymous callers of public routes, per client address', () => {
   it(`allow ${ANONYMOUS_LIMITS.public.max} calls a minute across the public routes, then a 429 with the plan limits’ headers`, async () => {
     const app = await gateway();
     const { max } = ANONYMOUS_LIMITS.public;
-    expect(max).toBe(30);
+    expect(max).toBe(60);
+    expect(ANONYMOUS_LIMITS.login.max).toBe(30);
     for (let call = 1; call <= max; call += 1) {
       const response = call % 3 ? await search(app, '203.0.113.7') : await app.inject({ method: 'GET', url: '/api/stats/public', remoteAddress: '203.0.113.7' });
       expect(response.statusCode, `call ${call}`).toBe(200);
@@ -101,6 +103,13 @@ describe('anonymous callers of public routes, per client address', () => {
     expectRefusal(await login(99), ANONYMOUS_LIMITS.login.max);
     // Login's budget is its own: the public routes still answer this address.
     expect((await search(app, '198.51.100.4')).statusCode).toBe(200);
+  });
+
+  it('read TRUST_PROXY as off by default, true, a hop count or a list of proxy addresses', () => {
+    expect(parseEnvironment({}).TRUST_PROXY).toBe(false);
+    expect(parseEnvironment({ TRUST_PROXY: 'true' }).TRUST_PROXY).toBe(true);
+    expect(parseEnvironment({ TRUST_PROXY: '2' }).TRUST_PROXY).toBe(2);
+    expect(parseEnvironment({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1' }).TRUST_PROXY).toEqual(['10.0.0.0/8', '127.0.0.1']);
   });
 
   it('take the client address from X-Forwarded-For only behind TRUST_PROXY', async () => {
