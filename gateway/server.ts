@@ -15,6 +15,8 @@ import { registerGuard } from './auth/guard.ts';
 import type { LoginOptions } from './auth/login-route.ts';
 import { createSessionTokens } from './auth/sessions.ts';
 import type { SessionTokens } from './auth/sessions.ts';
+import { trustProxyOption } from './client-address.ts';
+import type { TrustProxy } from './client-address.ts';
 import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from './database-unavailable.ts';
 import { frameworkErrorOptions, requestReadingRefusal } from './framework-errors.ts';
 import { registerReadiness } from './readiness.ts';
@@ -22,6 +24,7 @@ import { registerRequestDeadline } from './request-deadline.ts';
 import { graphiqlPage, registerGraphiQLAssets, wantsGraphiQL } from './graphiql/route.ts';
 import { createGraphQLServer } from './graphql-server.ts';
 import { registerRequestTextCheck } from './input/request-text-check.ts';
+import { registerAnonymousLimits } from './limits/anonymous-limit.ts';
 import { createLimits } from './limits/limits.ts';
 import type { Limits } from './limits/limits.ts';
 import { graphqlHttpBounds } from './limits/graphql-http-bounds.ts';
@@ -71,6 +74,8 @@ export interface ServerOptions extends GraphQLServerOptions {
   /** Origins allowed cross-origin (CORS_ORIGINS unless given); the token of GET /metrics (METRICS_TOKEN unless given). */
   corsOrigins?: readonly string[];
   metricsToken?: string;
+  /** Fastify's `trustProxy`: whose X-Forwarded-For gives the client address (TRUST_PROXY unless given). */
+  trustProxy?: TrustProxy;
 }
 
 /**
@@ -86,7 +91,12 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     ...options,
     plugins: [operationGuardPlugin(limits.checkFieldLimits)],
   });
-  const app = Fastify({ loggerInstance: logger as FastifyBaseLogger, ...frameworkErrorOptions, ...requestIdOptions });
+  const app = Fastify({
+    loggerInstance: logger as FastifyBaseLogger,
+    ...frameworkErrorOptions,
+    ...requestIdOptions,
+    trustProxy: trustProxyOption(options.trustProxy ?? env.TRUST_PROXY),
+  });
   // Request ids, 404/405, compression and CORS (gateway/http/) come before every other hook and route.
   registerRequestId(app);
   registerNotFound(app);
@@ -106,6 +116,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   const meter = createUsageMeter(control, { sandboxCredits: limits.options.sandboxCredits, flushIntervalMs: options.usageFlushIntervalMs });
   const guard = registerGuard(app, { control, sessions, limits, meter });
   registerRequestTextCheck(app);
+  registerAnonymousLimits(app, { limits, guard });
   registerAccountRoutes(app, { control, sessions, limits, meter, login: options.login });
   registerUsageRoute(app, meter);
   app.decorate('usageMeter', meter);

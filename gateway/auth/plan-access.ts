@@ -36,7 +36,16 @@ export const PLAN_RULES: readonly PlanRule[] = [
     coordinates: ['Mutation.generateReport', 'Query.report', 'Query.reports', 'ReportJob.*'],
   },
   { feature: 'Convergence leads', plan: 'professional', coordinates: ['Query.convergenceLeads', 'ConvergenceLead.*'] },
-  { feature: 'Company profiles (enrich)', plan: 'professional', coordinates: ['Query.companyProfile', 'CompanyProfile.*'] },
+  // A profile's identity (ticker, name, sector, industry) is part of the public ticker search; the rest is enrichment.
+  {
+    feature: 'Company profiles (enrich)',
+    plan: 'professional',
+    coordinates: [
+      'Query.companyProfile', 'CompanyProfile.marketCap', 'CompanyProfile.ceo', 'CompanyProfile.description',
+      'CompanyProfile.website', 'CompanyProfile.employees', 'CompanyProfile.headquarters', 'CompanyProfile.cik',
+      'CompanyProfile.updatedAt',
+    ],
+  },
 ];
 
 const RANK: Record<Plan, number> = { analyst: 0, professional: 1, institutional: 2 };

@@ -21,11 +21,13 @@ export interface Limits {
   options: LimitOptions;
   store: CounterStore;
   checkFieldLimits: ReturnType<typeof createFieldLimiter>;
+  /** Milliseconds since the epoch for the rate-limit windows; tests move it instead of sleeping. */
+  clock: () => number;
   close(): Promise<void>;
 }
 
 /** The limits of one gateway: configured from the environment unless a test says otherwise. */
-export function createLimits(overrides: Partial<LimitOptions> = {}): Limits {
+export function createLimits(overrides: Partial<LimitOptions> = {}, clock: () => number = Date.now): Limits {
   const options: LimitOptions = {
     scheme: env.RATE_LIMIT_SCHEME,
     redisUrl: env.REDIS_URL,
@@ -36,7 +38,7 @@ export function createLimits(overrides: Partial<LimitOptions> = {}): Limits {
   const fieldLimiter = createFieldLimiter(store);
   const checkFieldLimits: Limits['checkFieldLimits'] = (viewer, fields) =>
     failOpen('field', undefined, () => fieldLimiter(viewer, fields));
-  return { options, store, checkFieldLimits, close: () => store.close() };
+  return { options, store, checkFieldLimits, clock, close: () => store.close() };
 }
 
 /**
@@ -47,7 +49,7 @@ export function createLimits(overrides: Partial<LimitOptions> = {}): Limits {
 export async function admit(limits: Limits, meter: UsageMeter, request: FastifyRequest, reply: FastifyReply) {
   const viewer = request.viewer!;
   // Fails open when Redis is away: the request goes through without rate-limit headers (fail-open.ts).
-  const state = await failOpen('rate_limit', undefined, () => takeRequest(limits.store, limits.options.scheme, viewer));
+  const state = await failOpen('rate_limit', undefined, () => takeRequest(limits.store, limits.options.scheme, viewer, limits.clock()));
   if (state) reply.headers(rateLimitHeaders(state));
   if (state?.retryAfter !== undefined) throw new RateLimitedError(state);
   request.usage = await meter.record(viewer);

@@ -7,7 +7,7 @@ import type { CounterStore } from './store.ts';
 export interface RateLimitState {
   limit: number;
   remaining: number;
-  /** Unix seconds when the window resets (scheme B) or when the oldest counted call leaves it (scheme A). */
+  /** Unix seconds when the oldest counted call leaves the window, freeing a slot. */
   reset: number;
   /** Seconds to wait, when the call is refused. */
   retryAfter?: number;
@@ -36,15 +36,27 @@ export async function takeRequest(
   return scheme === 'B' ? perMinute(store, viewer, now) : rollingDay(store, viewer, now);
 }
 
-/** Scheme B: a fixed window per UTC minute, per account (every key and session of it shares the limit). */
-async function perMinute(store: CounterStore, viewer: Viewer, now: number): Promise<RateLimitState> {
-  const limit = REQUESTS_PER_MINUTE[viewer.plan];
-  const window = Math.floor(now / MINUTE);
-  const count = await store.increment(`rl:B:${viewer.accountId}:${window}`, MINUTE + 5_000);
-  const reset = ((window + 1) * MINUTE) / 1000;
+/**
+ * A sliding window over the store's log of call times: exact (no burst of twice the limit across a window's
+ * edge, as a fixed window per clock minute allows) and atomic across gateways sharing Redis.
+ */
+export async function takeSlidingWindow(
+  store: CounterStore,
+  key: string,
+  limit: number,
+  windowMs: number,
+  now: number,
+): Promise<RateLimitState> {
+  const { count, oldest, added } = await store.slide(key, now, windowMs, limit);
+  const reset = Math.ceil((oldest + windowMs) / 1000);
   const state: RateLimitState = { limit, remaining: Math.max(0, limit - count), reset };
-  if (count > limit) state.retryAfter = Math.max(1, Math.ceil(reset - now / 1000));
+  if (!added) state.retryAfter = Math.max(1, Math.ceil(reset - now / 1000));
   return state;
+}
+
+/** Scheme B: any 60 seconds, per account (every key and session of it shares the limit). */
+async function perMinute(store: CounterStore, viewer: Viewer, now: number): Promise<RateLimitState> {
+  return takeSlidingWindow(store, `rl:B:${viewer.accountId}`, REQUESTS_PER_MINUTE[viewer.plan], MINUTE, now);
 }
 
 /** Scheme A: a rolling 24 hours per credential (an API key, or the account for session tokens). */
@@ -54,11 +66,7 @@ async function rollingDay(store: CounterStore, viewer: Viewer, now: number): Pro
   if (limit === 0) {
     throw new ForbiddenError('plan_required', `The ${viewer.plan} plan does not include API access. Upgrade to call the API.`);
   }
-  const { count, oldest, added } = await store.slide(`rl:A:${viewer.keyId ?? viewer.accountId}`, now, DAY, limit);
-  const reset = Math.ceil((oldest + DAY) / 1000);
-  const state: RateLimitState = { limit, remaining: Math.max(0, limit - count), reset };
-  if (!added) state.retryAfter = Math.max(1, Math.ceil(reset - now / 1000));
-  return state;
+  return takeSlidingWindow(store, `rl:A:${viewer.keyId ?? viewer.accountId}`, limit, DAY, now);
 }
 
 /** The 429 of a refused request. */

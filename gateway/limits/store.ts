@@ -41,7 +41,7 @@ export function createCounterStore(redisUrl?: string, timeouts?: RedisTimeouts):
 
 export class MemoryCounterStore implements CounterStore {
   private readonly counters = new Map<string, { value: number; expiresAt: number }>();
-  private readonly logs = new Map<string, number[]>();
+  private readonly logs = new Map<string, { times: number[]; expiresAt: number }>();
   private readonly values = new Map<string, { value: string; expiresAt: number }>();
 
   async increment(key: string, ttlMs: number) {
@@ -55,10 +55,12 @@ export class MemoryCounterStore implements CounterStore {
   }
 
   async slide(key: string, now: number, windowMs: number, limit: number) {
-    const log = (this.logs.get(key) ?? []).filter((time) => time > now - windowMs);
+    const log = (this.logs.get(key)?.times ?? []).filter((time) => time > now - windowMs);
     const added = log.length < limit;
     if (added) log.push(now);
-    this.logs.set(key, log);
+    // Logs keyed by client address come and go: forget each once its newest entry has left the window.
+    this.logs.set(key, { times: log, expiresAt: (log.at(-1) ?? now) + windowMs });
+    if (this.logs.size > 10_000) this.sweep(now);
     return { count: log.length, oldest: log[0] ?? now, added };
   }
 
@@ -81,6 +83,7 @@ export class MemoryCounterStore implements CounterStore {
 
   private sweep(now: number) {
     for (const [key, entry] of this.counters) if (entry.expiresAt <= now) this.counters.delete(key);
+    for (const [key, entry] of this.logs) if (entry.expiresAt <= now) this.logs.delete(key);
   }
 }
 

@@ -128,6 +128,8 @@ export const marketsRoutes: RestRoute[] = [
     method: 'GET',
     path: '/api/search',
     public: true,
+    // Anonymous and analyst callers get the profile's fields the plan table leaves open; the rest are null.
+    omitFieldsAbovePlan: true,
     operation: `query TickerSearch($symbol: String) {
       ticker(symbol: $symbol) {
         ticker found profile { ${PROFILE_FIELDS} } quote { ${QUOTE_FIELDS} }
@@ -177,8 +179,15 @@ export const marketsRoutes: RestRoute[] = [
   {
     method: 'GET',
     path: '/api/watchlist',
-    operation: `query Watchlist { watchlist { ${WATCHLIST_FIELDS} } }`,
-    respond: (data) => ({ watchlist: data.watchlist, count: (data.watchlist as unknown[]).length }),
+    operation: `query Watchlist($page: Int, $limit: Int) {
+      watchlist(page: $page, limit: $limit) { nodes { ${WATCHLIST_FIELDS} } ${PAGE_INFO} }
+    }`,
+    query: PAGING,
+    // `{watchlist, count}` as before (count: entries in this page, as for trades) with the list totals beside.
+    respond: (data) => {
+      const page = data.watchlist as OffsetPage<unknown>;
+      return { watchlist: page.nodes, count: page.nodes.length, ...offsetTotals(page) };
+    },
   },
   {
     method: 'POST',

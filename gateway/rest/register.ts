@@ -6,6 +6,7 @@ import type { RequestContext } from '../../subgraphs/shared/context.ts';
 import { BadRequestError } from '../../subgraphs/shared/errors.ts';
 import { errorBodyOf } from '../errors.ts';
 import { directRunner } from './direct.ts';
+import { ANONYMOUS_PLAN, fillOmitted, planVariants } from './plan-variants.ts';
 import type { DirectExecutionOptions } from './direct.ts';
 import { sortValue } from './route.ts';
 import type { RestRoute } from './route.ts';
@@ -30,6 +31,7 @@ export function registerRestRoutes(app: FastifyInstance, routes: readonly RestRo
     );
     if (!operation) throw new Error(`${route.method} ${route.path}: the operation has no definition`);
     const direct = deps.direct && directRunner(deps.direct, route.method, document, operation, route.operation);
+    const variants = route.omitFieldsAbovePlan ? planVariants(deps.schema, document) : undefined;
     const types = variableTypes(deps.schema, operation);
     const coercers = new Map<string, Coerce>();
     for (const variable of [...Object.values(route.query ?? {}), ...Object.values(route.params ?? {})]) {
@@ -53,11 +55,15 @@ export function registerRestRoutes(app: FastifyInstance, routes: readonly RestRo
           ...(route.body ? route.body(readBody(request.body)) : {}),
         };
         const contextValue = deps.contextFor(request);
-        const { data, errors, headers } = (await direct?.(variables, contextValue)) ?? (await throughGateway(deps.graphql, route.operation, variables, contextValue));
+        const variant = variants?.get(request.viewer?.plan ?? ANONYMOUS_PLAN);
+        const { data, errors, headers } = variant
+          ? await throughGateway(deps.graphql, variant.operation, variables, contextValue)
+          : ((await direct?.(variables, contextValue)) ?? (await throughGateway(deps.graphql, route.operation, variables, contextValue)));
         // Headers set while the operation ran (a field's own rate limit sets Retry-After) belong to the reply.
         for (const [name, value] of headers) reply.header(name, value);
         if (errors?.length) return sendError(reply, errors[0] as GraphQLFormattedError, parameterOf);
         const result = data as Record<string, unknown>;
+        if (variant) fillOmitted(result, variant.omitted);
         const status = typeof route.status === 'function' ? route.status(result) : (route.status ?? 200);
         if (route.contentType) reply.type(route.contentType);
         return reply.status(status).send(route.respond(result));

@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { RequestContext } from '../../subgraphs/shared/context.ts';
 import { ConflictError, NotFoundError } from '../../subgraphs/shared/errors.ts';
 import { formatId } from '../../subgraphs/shared/ids.ts';
+import { assertPlanReaches } from '../auth/plan-access.ts';
 import { reportsDirectory } from '../../subgraphs/verticals/reports/worker.ts';
 import { findOwnedReport } from '../../subgraphs/verticals/types/report.ts';
 
@@ -13,7 +14,8 @@ const CONTENT_TYPES = { csv: 'text/csv; charset=utf-8', json: 'application/json;
 /**
  * `GET /api/v1/reports/:id/download` streams a finished report file. A file is no GraphQL value, so this is
  * a route of its own; who may read the job is decided by `findOwnedReport`, the function behind the GraphQL
- * `report(id)` field. Not finished yet is a 409; someone else's report, a 404.
+ * `report(id)` field, and so is the plan it needs (403 below it). Not finished yet is a 409; someone else's
+ * report, a 404.
  */
 export function registerReportDownload(
   app: FastifyInstance,
@@ -21,6 +23,8 @@ export function registerReportDownload(
 ): void {
   const root = resolve(reportsDirectory(deps.dataDir));
   app.get<{ Params: { id: string } }>('/api/v1/reports/:id/download', async (request, reply) => {
+    // The file is `report(id)`'s: the plan table's rule for that field decides, before any lookup.
+    assertPlanReaches(request.viewer!.plan, [{ typeName: 'Query', fieldName: 'report' }]);
     const job = await findOwnedReport(deps.contextFor(request), request.params.id);
     if (!job) throw new NotFoundError('The report');
     if (job.status !== 'completed' || !job.filePath) {

@@ -7,6 +7,8 @@ export interface RestRoute {
   path: string;
   /** Routes the documents list as public (no key) say so; everything else requires a credential. */
   public?: boolean;
+  /** Fields above the caller's plan are `null` instead of a 403 (rest/plan-variants.ts; the public ticker search). */
+  omitFieldsAbovePlan?: boolean;
   operation: string;
   /** Query-string parameter → variable name. A `-field` sort value becomes the `FIELD_DESC` enum value. */
   query?: Record<string, string>;

@@ -35,6 +35,16 @@ const environmentSchema = z.object({
   SANDBOX_CREDITS: z.coerce.number().int().min(1).default(500),
   // Lists count their `total` exactly up to this many matches, then report the planner's estimate (docs/api.md).
   EXACT_TOTAL_LIMIT: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
+  // Behind a load balancer: `true`, a hop count, or the proxies' addresses/CIDRs (comma-separated). Off by default:
+  // trusting X-Forwarded-For from anyone lets a client pick the address its per-IP limit counts.
+  TRUST_PROXY: z
+    .string()
+    .default('false')
+    .transform((value): boolean | number | string[] => {
+      if (value === 'true' || value === 'false') return value === 'true';
+      if (/^\d+$/.test(value)) return Number(value);
+      return value.split(',').map((entry) => entry.trim()).filter(Boolean);
+    }),
   // Milliseconds the search's typo (trigram) tier may take before the search answers without typo matches.
   SEARCH_TYPO_BUDGET_MS: z.coerce.number().int().min(1).max(60_000).default(1_000),
   // Password hashes (scrypt) one process computes at once, and logins that may wait for one; more are refused.

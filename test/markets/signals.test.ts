@@ -132,7 +132,8 @@ describe('GET /api/search (no key)', () => {
     const body = response.body;
     expect(Object.keys(body).sort()).toEqual(['congressional_trades', 'found', 'profile', 'quote', 'signals', 'summary', 'ticker']);
     expect(body).toMatchObject({ ticker: 'NVDA', found: true });
-    expect(body.profile).toMatchObject({ companyName: 'NVIDIA Corporation', sector: 'Technology', ceo: 'Jensen Huang' });
+    // Without a key, the profile's professional fields are null (docs/api.md "Public routes").
+    expect(body.profile).toMatchObject({ companyName: 'NVIDIA Corporation', sector: 'Technology', ceo: null, marketCap: null });
     expect(body.quote).toEqual({ price: 110, changePct: 10, date: isoDay(2), previousClose: 100, previousDate: isoDay(3) });
     // No key: the public view of signal history is the shortest plan's (7 days), read from the live database.
     const [counts] = await service.databases.live.sql.query<{ total: number; bullish: number }>(

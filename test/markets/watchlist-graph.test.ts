@@ -44,7 +44,7 @@ describe('watchlist', () => {
     expect(removed.body).toEqual({ ticker: 'NVDA', removed: true });
     const deleted = await service.request('DELETE', '/api/watchlist/AAPL', { key });
     expect(deleted.body).toEqual({ ticker: 'AAPL', removed: true });
-    expect((await service.get('/api/watchlist', key)).body).toEqual({ watchlist: [], count: 0 });
+    expect((await service.get('/api/watchlist', key)).body).toEqual({ watchlist: [], count: 0, total: 0, page: 1, pages: 0, total_is_estimate: false });
     expectError(await service.get('/api/watchlist/NVDA', key), 404, 'not_found');
   });
 

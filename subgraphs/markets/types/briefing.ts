@@ -33,7 +33,8 @@ interface BriefingDay {
 
 /**
  * The days that have a briefing, newest first, for one page and the total: signals per day from the market
- * rollups (the first, partial day of the plan's history from the signals themselves), disclosures per day.
+ * rollups (the first, partial day of the plan's history from the signals themselves), disclosures per day, and
+ * stored briefings of days wholly inside the plan's history (see `storedBriefingVisible`).
  */
 const SINCE = `($1::timestamptz AT TIME ZONE 'UTC')`;
 const DAYS_SQL = `
@@ -44,7 +45,7 @@ const DAYS_SQL = `
     UNION ALL
     SELECT day, 0, trades FROM market_disclosure_days WHERE day < 'infinity'
     UNION ALL
-    SELECT date, 0, 0 FROM briefings
+    SELECT date, 0, 0 FROM briefings WHERE date >= ${SINCE}
   )`;
 
 function generatedHeadline(signals: number, trades: number): string {
@@ -72,6 +73,15 @@ const BriefingPage = builder
 
 type BriefingSource = BriefingContent & { curve: YieldCurveSource | null };
 
+/**
+ * A stored headline and summary are written from all of the day's signals (the top one's summary quoted), so
+ * they are shown only for a day wholly inside the plan's signal history; before it, the briefing is generated
+ * from what the plan sees (the day's trades, the curve), and a day with nothing visible has none.
+ */
+function storedBriefingVisible(date: Date, planStart: Date | undefined): boolean {
+  return planStart === undefined || date >= planStart;
+}
+
 async function briefingOn(context: RequestContext, date: Date): Promise<BriefingSource> {
   const next = new Date(date.getTime() + 86_400_000);
   const planStart = signalHistoryStart(context.viewer?.plan);
@@ -84,7 +94,7 @@ async function briefingOn(context: RequestContext, date: Date): Promise<Briefing
       where: { supersededById: null, disclosureDate: date },
       orderBy: [{ tradeDate: 'desc' }, { memberName: 'asc' }, { id: 'asc' }],
     }),
-    context.db.prisma.briefing.findUnique({ where: { date } }),
+    storedBriefingVisible(date, planStart) ? context.db.prisma.briefing.findUnique({ where: { date } }) : null,
     yieldCurveOn(context, date),
   ]);
   if (signals.length === 0 && trades.length === 0 && !stored) throw new NotFoundError(`Briefing for ${formatDate(date)}`);
@@ -133,7 +143,7 @@ builder.queryFields((t) => ({
       const days = await context.db.sql.query<BriefingDay>(
         `${DAYS_SQL}
          SELECT d.day::text AS date, sum(d.signals)::int AS signals, sum(d.trades)::int AS trades, b.headline
-           FROM days AS d LEFT JOIN briefings AS b ON b.date = d.day
+           FROM days AS d LEFT JOIN briefings AS b ON b.date = d.day AND b.date >= ${SINCE}
           GROUP BY d.day, b.headline ORDER BY d.day DESC OFFSET $2 LIMIT $3`,
         [since, paging.skip, paging.perPage],
       );

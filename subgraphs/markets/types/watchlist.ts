@@ -1,13 +1,21 @@
 import { z } from 'zod';
 import type { RequestContext } from '../../shared/context.ts';
-import { NotFoundError, UnauthorizedError } from '../../shared/errors.ts';
+import { ConflictError, NotFoundError, UnauthorizedError } from '../../shared/errors.ts';
+import { pageInfoSource, resolvePaging } from '../../shared/paging.ts';
+import type { PageInfoSource } from '../../shared/paging.ts';
+import { countTotal } from '../../shared/totals.ts';
 import { parseArguments, withoutNulls } from '../../shared/validation.ts';
-import { builder } from '../builder.ts';
+import { PageInfo, builder } from '../builder.ts';
 import { tickerSymbol } from '../tickers.ts';
 import { profileByTicker, quoteByTicker, signalsByTicker, tradesByTicker } from '../ticker-loaders.ts';
 import { CongressionalTrade } from './congressional-trade.ts';
 import { Quote } from './quote.ts';
 import { Signal } from './signal.ts';
+
+/** The most tickers one account's watchlist holds: each entry is enriched on every listing. */
+export const WATCHLIST_MAX_ENTRIES = 500;
+
+const WATCHLIST_PAGING = { defaultPerPage: 50, maxPerPage: 200, sizeArgument: 'limit' };
 
 /** Watchlists belong to one account: every read and write is scoped to the viewer's account. */
 function accountOf(context: RequestContext): string {
@@ -82,19 +90,71 @@ async function companyNameOf(context: RequestContext, ticker: string): Promise<s
   return signal?.companyName ?? ticker;
 }
 
+interface WatchlistPageSource {
+  accountId: string;
+  skip: number;
+  take: number;
+  pageInfo: PageInfoSource;
+}
+
+const WatchlistPage = builder.objectRef<WatchlistPageSource>('WatchlistPage').implement({
+  fields: (t) => ({
+    nodes: t.prismaField({
+      type: [WatchlistEntry],
+      resolve: (query, page, _args, context) =>
+        context.db.prisma.watchlistEntry.findMany({
+          ...query,
+          where: { accountId: page.accountId },
+          orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+          skip: page.skip,
+          take: page.take,
+        }),
+    }),
+    pageInfo: t.field({ type: PageInfo, resolve: (page) => page.pageInfo }),
+  }),
+});
+
 builder.queryFields((t) => ({
-  watchlist: t.prismaField({
-    type: [WatchlistEntry],
-    description: 'The caller’s watchlist, in the order the tickers were added.',
-    resolve: (query, _root, _args, context) =>
-      context.db.prisma.watchlistEntry.findMany({ ...query, where: { accountId: accountOf(context) }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] }),
+  watchlist: t.field({
+    type: WatchlistPage,
+    description: `The caller’s watchlist, in the order the tickers were added (at most ${WATCHLIST_MAX_ENTRIES} tickers).`,
+    args: { page: t.arg.int({ required: false }), limit: t.arg.int({ required: false }) },
+    resolve: (_root, args, context) => {
+      const accountId = accountOf(context);
+      const paging = resolvePaging({ page: args.page, size: args.limit }, WATCHLIST_PAGING);
+      const pageInfo = pageInfoSource(paging, () => countTotal(context.db, 'WatchlistEntry', { accountId }));
+      return { accountId, skip: paging.skip, take: paging.perPage, pageInfo };
+    },
   }),
 }));
+
+/**
+ * Adds the entry unless the watchlist is full. An advisory lock per account serialises concurrent adds, so
+ * the count and the insert agree and the cap holds exactly.
+ */
+async function addWithinCap(context: RequestContext, accountId: string, ticker: string, companyName: string): Promise<number> {
+  return context.db.prisma.$transaction(async (tx) => {
+    await tx.$queryRaw`SELECT pg_advisory_xact_lock(hashtext(${`watchlist:${accountId}`}))::text`;
+    const held = await tx.watchlistEntry.count({ where: { accountId } });
+    if (held >= WATCHLIST_MAX_ENTRIES) {
+      throw new ConflictError(
+        `The watchlist holds ${WATCHLIST_MAX_ENTRIES} tickers, the most an account may keep; remove one before adding another.`,
+      );
+    }
+    // A concurrent add of the same ticker is not an error: upsert keeps the one entry.
+    const entry = await tx.watchlistEntry.upsert({
+      where: { accountId_ticker: { accountId, ticker } },
+      create: { accountId, ticker, companyName },
+      update: {},
+    });
+    return entry.id;
+  });
+}
 
 builder.mutationFields((t) => ({
   addWatchlistEntry: t.field({
     type: AddWatchlistEntryPayload,
-    description: 'Adds a ticker to the caller’s watchlist; adding one already there returns the existing entry.',
+    description: `Adds a ticker to the caller’s watchlist; adding one already there returns the existing entry; a full watchlist (${WATCHLIST_MAX_ENTRIES}) is a conflict.`,
     args: { input: t.arg({ type: AddWatchlistEntryInput, required: true }) },
     resolve: async (_root, args, context) => {
       const accountId = accountOf(context);
@@ -102,13 +162,7 @@ builder.mutationFields((t) => ({
       const existing = await context.db.prisma.watchlistEntry.findUnique({ where: { accountId_ticker: { accountId, ticker: input.ticker } } });
       if (existing) return { entryId: existing.id, created: false };
       const companyName = input.companyName ?? (await companyNameOf(context, input.ticker));
-      // A concurrent add of the same ticker is not an error: upsert keeps the one entry.
-      const entry = await context.db.prisma.watchlistEntry.upsert({
-        where: { accountId_ticker: { accountId, ticker: input.ticker } },
-        create: { accountId, ticker: input.ticker, companyName },
-        update: {},
-      });
-      return { entryId: entry.id, created: true };
+      return { entryId: await addWithinCap(context, accountId, input.ticker, companyName), created: true };
     },
   }),
   removeWatchlistEntry: t.field({

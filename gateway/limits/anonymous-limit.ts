@@ -1,0 +1,42 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Guard } from '../auth/guard.ts';
+import { clientKey } from '../client-address.ts';
+import type { Limits } from './limits.ts';
+import { RateLimitedError, rateLimitHeaders, takeSlidingWindow } from './rate-limit.ts';
+
+/**
+ * Calls without a credential, per client address and sliding window: every public route shares one budget,
+ * login has its own lower one (each try costs a password hash). docs/security.d/public-routes-and-limits.md.
+ */
+export const ANONYMOUS_LIMITS = {
+  public: { max: 60, windowMs: 60_000 },
+  login: { max: 30, windowMs: 60_000 },
+} as const;
+
+/** Public routes a load balancer or orchestrator polls: never limited. */
+const UNLIMITED_ROUTES = new Set(['/healthz', '/readyz']);
+const LOGIN_ROUTE = '/api/auth/login';
+/** GET /graphql guards itself late (GraphiQL's page needs no key), so a credential there is left to it. */
+const SELF_GUARDED_ROUTE = '/graphql';
+
+/**
+ * Limits every public route (but the health checks) for callers without a credential, with the headers and
+ * 429 of the plan limits. A public route called with a credential acts for its account instead: the guard
+ * authenticates it and the plan's limit, history and fields apply.
+ */
+export function registerAnonymousLimits(app: FastifyInstance, deps: { limits: Limits; guard: Guard }) {
+  app.addHook('onRequest', async (request: FastifyRequest, reply) => {
+    const url = request.routeOptions.url;
+    if (!request.routeOptions.config.public || !url || UNLIMITED_ROUTES.has(url)) return;
+    const login = url === LOGIN_ROUTE;
+    if (!login && request.headers.authorization !== undefined) {
+      if (url !== SELF_GUARDED_ROUTE) await deps.guard(request, reply);
+      return;
+    }
+    const { max, windowMs } = ANONYMOUS_LIMITS[login ? 'login' : 'public'];
+    const key = `rl:anonymous:${login ? 'login' : 'public'}:${clientKey(request.ip)}`;
+    const state = await takeSlidingWindow(deps.limits.store, key, max, windowMs, deps.limits.clock());
+    reply.headers(rateLimitHeaders(state));
+    if (state.retryAfter !== undefined) throw new RateLimitedError(state);
+  });
+}
