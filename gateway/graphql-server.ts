@@ -69,6 +69,8 @@ export async function createGraphQLServer(
     formatError: formatGraphQLError,
     introspection: true,
     plugins: options.plugins ?? [],
+    // Apollo's own SIGTERM handler re-raises the signal and kills the process before our shutdown (gateway/shutdown.ts) flushes usage.
+    stopOnTerminationSignals: false,
   });
   await server.start();
   if (!gateway.schema) throw new Error('the gateway started without a schema');

@@ -37,6 +37,10 @@ const environmentSchema = z.object({
   EXACT_TOTAL_LIMIT: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
   // Milliseconds the search's typo (trigram) tier may take before the search answers without typo matches.
   SEARCH_TYPO_BUDGET_MS: z.coerce.number().int().min(1).max(60_000).default(1_000),
+  // On SIGTERM/SIGINT, milliseconds in-flight requests and admin commands get before their connections are cut.
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
+  // Rows a report job reads and writes per page (each page also beats the job's heartbeat).
+  REPORT_BATCH_SIZE: z.coerce.number().int().min(1).max(10_000).default(2_000),
 });
 
 export type Environment = z.infer<typeof environmentSchema> & { dataDir: string };

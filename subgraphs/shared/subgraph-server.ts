@@ -44,6 +44,8 @@ export async function createSubgraphServer(options: SubgraphServerOptions): Prom
     includeStacktraceInErrorResponses: false,
     formatError: formatGraphQLError,
     introspection: false,
+    // Apollo's own SIGTERM handler re-raises the signal and kills the process before our shutdown (gateway/shutdown.ts) flushes usage.
+    stopOnTerminationSignals: false,
   });
   await apollo.start();
   const app = Fastify({ loggerInstance: logger.child({ subgraph: options.name }) as FastifyBaseLogger });
