@@ -26,6 +26,8 @@ export function handOver(socketPath: string, request: CommandRequest, output: Co
     });
     socket.on('connect', () => socket.write(`${JSON.stringify(request)}\n`));
     const lines = createInterface({ input: socket, crlfDelay: Infinity });
+    // readline repeats the socket's errors, which the socket's own handler above already answers.
+    lines.on('error', () => undefined);
     lines.on('line', (line) => {
       const message = JSON.parse(line) as ServerMessage;
       if ('accepted' in message) {

@@ -14,6 +14,8 @@ export interface TestDatabases {
   databases: Record<Mode, Database>;
   /** Where PGlite keeps its files (also DATA_DIR for anything else the test writes). */
   dataDir: string;
+  /** The PostgreSQL URLs of the two databases (none on PGlite), for a server started as a child process. */
+  urls: Partial<Record<Mode, string>>;
   /** Reopens the same databases, as a restarted server would. */
   reopen(options?: { onQuery?: (sql: string) => void }): Promise<Record<Mode, Database>>;
   drop(): Promise<void>;
@@ -62,6 +64,7 @@ export async function createTestDatabases(options: TestDatabaseOptions = {}): Pr
       return databases;
     },
     dataDir,
+    urls,
     async reopen(reopenOptions = {}) {
       await Promise.all(Object.values(databases).map((database) => database.close()));
       databases = await open(reopenOptions.onQuery);
