@@ -8,8 +8,6 @@ export const ROOT = new URL('../../', import.meta.url).pathname;
 const require = createRequire(import.meta.url);
 /** tsx's loader by absolute path, so a command may run from any working directory. */
 const TSX_LOADER = require.resolve('tsx');
-/** The tsx command `npm start` runs (it relays SIGTERM and SIGINT to the server). */
-const TSX_CLI = require.resolve('tsx/cli');
 
 /**
  * The environment of a service process on the test's databases: DATA_DIR, plus their URLs on PostgreSQL.
@@ -43,9 +41,9 @@ export interface ChildServer {
   stop(signal?: NodeJS.Signals): Promise<Exit>;
 }
 
-/** `npm start` as an operator runs it (tsx gateway/main.ts, PORT=0); resolves once it prints its URL. */
+/** `npm start` as an operator runs it (node --import tsx gateway/main.ts, PORT=0); resolves once it prints its URL. */
 export function startChildServer(env: NodeJS.ProcessEnv): Promise<ChildServer> {
-  const child = spawn(process.execPath, [TSX_CLI, 'gateway/main.ts'], { cwd: ROOT, env: { ...env, PORT: '0', HOST: '127.0.0.1' } });
+  const child = spawn(process.execPath, ['--import', TSX_LOADER, 'gateway/main.ts'], { cwd: ROOT, env: { ...env, PORT: '0', HOST: '127.0.0.1' } });
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
