@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount, createApiKey } from '../../gateway/auth/api-keys.ts';
 import { lockFilePath } from '../../gateway/data-dir-lock.ts';
+import { openDatabase } from '../../subgraphs/shared/database.ts';
 import { serviceEnvironment, startChildServer } from '../support/child-process.ts';
 import type { ChildServer } from '../support/child-process.ts';
 import { createTestDatabases, TEST_ENGINE } from '../support/databases.ts';
@@ -63,7 +64,11 @@ describe(`clean shutdown on SIGTERM (${TEST_ENGINE})`, () => {
     const counted = 30 + during.filter((status) => status === 200).length;
     if (TEST_ENGINE === 'pglite') expect(existsSync(lockFilePath(store.dataDir))).toBe(false);
 
-    const databases = await store.reopen();
+    // Opened afresh: the ones createTestDatabases opened were closed for the server.
+    const databases = {
+      live: await openDatabase({ mode: 'live', url: store.urls.live, dataDir: store.dataDir }),
+      sandbox: await openDatabase({ mode: 'sandbox', url: store.urls.sandbox, dataDir: store.dataDir }),
+    };
     const [usage] = await databases.live.sql.query<{ calls: number }>(
       `SELECT sum(calls)::int AS calls FROM usage_counters WHERE account_id = $1::uuid AND mode = 'live'`,
       [keys.burst.accountId],
