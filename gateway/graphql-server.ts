@@ -91,6 +91,8 @@ export async function createGraphQLServer(
     // A document past the token limit is a syntax error (400) before it can nest deep enough to exhaust the stack.
     parseOptions: { maxTokens: QUERY_LIMITS.maxTokens },
     plugins: [refuseUnsafeText, unavailableStatusPlugin, ...(options.plugins ?? [])],
+    // Apollo's own SIGTERM handler re-raises the signal and kills the process before our shutdown (gateway/shutdown.ts) flushes usage.
+    stopOnTerminationSignals: false,
   });
   await server.start();
   if (!gateway.schema) throw new Error('the gateway started without a schema');

@@ -1,12 +1,14 @@
 import { env } from '../subgraphs/shared/config.ts';
-import { logger } from '../subgraphs/shared/logger.ts';
 import { ensureDemoKey } from './demo-key.ts';
 import { ensurePortFree, listenOrExit } from './listen.ts';
 import { prepareDatabases } from './prepare-databases.ts';
 import { createServer } from './server.ts';
+import { closeOnSignals } from './shutdown.ts';
+import { lockDataDirOrExit, serveAdminCommands } from './single-writer.ts';
 
 /** `npm start`: the whole service in one process on the configured databases (PGlite by default). */
 await ensurePortFree(env.PORT, env.HOST);
+const lock = lockDataDirOrExit('server');
 const databases = await prepareDatabases();
 const subgraphUrls =
   env.VERTICALS_URL && env.MARKETS_URL ? { verticals: env.VERTICALS_URL, markets: env.MARKETS_URL } : undefined;
@@ -16,6 +18,8 @@ await listenOrExit(app, env.PORT, env.HOST);
 const address = app.server.address();
 const port = typeof address === 'object' && address ? address.port : env.PORT;
 const url = `http://localhost:${port}`;
+const adminSocket = await serveAdminCommands(lock, databases);
+closeOnSignals({ app, databases, adminSocket, lock, graceMs: env.SHUTDOWN_GRACE_MS });
 const demoKey = await ensureDemoKey(databases.live, env.dataDir, env.SANDBOX_CREDITS);
 process.stdout.write(
   [
@@ -29,12 +33,3 @@ process.stdout.write(
     '',
   ].join('\n'),
 );
-
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, async () => {
-    logger.info({ signal }, 'shutting down');
-    await app.close();
-    await Promise.all(Object.values(databases).map((database) => database.close()));
-    process.exit(0);
-  });
-}

@@ -8,8 +8,7 @@ import type { ParseArgsConfig } from 'node:util';
  */
 export function parseCommandLine<T extends ParseArgsConfig>(usage: string, config: T): ReturnType<typeof parseArgs<T>> {
   const args = config.args ?? process.argv.slice(2);
-  const options = args.includes('--') ? args.slice(0, args.indexOf('--')) : args;
-  if (options.includes('--help') || options.includes('-h')) {
+  if (asksForHelp(args)) {
     process.stdout.write(`${usage}\n`);
     process.exit(0);
   }
@@ -20,4 +19,10 @@ export function parseCommandLine<T extends ParseArgsConfig>(usage: string, confi
     process.stderr.write(`${(error as Error).message}\n${usage}\n`);
     process.exit(2);
   }
+}
+
+/** `--help` or `-h` before any `--` (after it, they are operands). */
+export function asksForHelp(args: readonly string[]): boolean {
+  const options = args.includes('--') ? args.slice(0, args.indexOf('--')) : args;
+  return options.includes('--help') || options.includes('-h');
 }

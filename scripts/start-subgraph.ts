@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { ensurePortFree, listenOrExit } from '../gateway/listen.ts';
 import { prepareDatabases } from '../gateway/prepare-databases.ts';
+import { closeOnSignals } from '../gateway/shutdown.ts';
+import { lockDataDirOrExit, serveAdminCommands } from '../gateway/single-writer.ts';
 import { env } from '../subgraphs/shared/config.ts';
 import type { Database, Mode } from '../subgraphs/shared/database.ts';
 import { logger } from '../subgraphs/shared/logger.ts';
@@ -8,7 +10,8 @@ import { logger } from '../subgraphs/shared/logger.ts';
 /**
  * `npm run start:subgraph -- <verticals|markets>`: one subgraph as its own service on PORT, for a gateway
  * started with VERTICALS_URL, MARKETS_URL and the same GATEWAY_SECRET. The databases are configured as for
- * the gateway (DATABASE_URL and SANDBOX_DATABASE_URL: PGlite's folder can be opened by one process only).
+ * the gateway (DATABASE_URL and SANDBOX_DATABASE_URL: PGlite's folder can be opened by one process only, and a second
+ * process on the same DATA_DIR refuses to start).
  */
 const FACTORIES: Record<string, () => Promise<{ createSubgraphServer(options: { databases: Record<Mode, Database>; secret: string }): Promise<FastifyInstance> }>> = {
   verticals: () => import('../subgraphs/verticals/server.ts'),
@@ -27,16 +30,11 @@ if (!env.GATEWAY_SECRET) {
 }
 
 await ensurePortFree(env.PORT, env.HOST);
+const lock = lockDataDirOrExit('subgraph');
 const databases = await prepareDatabases();
 const app = await (await factory()).createSubgraphServer({ databases, secret: env.GATEWAY_SECRET });
 const address = await listenOrExit(app, env.PORT, env.HOST);
 logger.info({ subgraph: name, address }, 'subgraph listening');
+const adminSocket = await serveAdminCommands(lock, databases);
+closeOnSignals({ app, databases, adminSocket, lock, graceMs: env.SHUTDOWN_GRACE_MS });
 process.stdout.write(`${name} subgraph at ${address}/graphql\n`);
-
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, async () => {
-    await app.close();
-    await Promise.all(Object.values(databases).map((database) => database.close()));
-    process.exit(0);
-  });
-}

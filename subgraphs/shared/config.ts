@@ -67,6 +67,10 @@ const environmentSchema = z.object({
     .pipe(z.array(z.string().refine(isOrigin, 'each origin must be scheme://host[:port], without path or trailing slash'))),
   // Bearer token of GET /metrics; without it the route does not exist.
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  // On SIGTERM/SIGINT, milliseconds in-flight requests and admin commands get before their connections are cut.
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
+  // Rows a report job reads and writes per page (each page also beats the job's heartbeat).
+  REPORT_BATCH_SIZE: z.coerce.number().int().min(1).max(10_000).default(2_000),
 });
 
 function isOrigin(value: string): boolean {

@@ -45,6 +45,8 @@ export async function createSubgraphServer(options: SubgraphServerOptions): Prom
     includeStacktraceInErrorResponses: false,
     formatError: formatGraphQLError,
     introspection: false,
+    // Apollo's own SIGTERM handler re-raises the signal and kills the process before our shutdown (gateway/shutdown.ts) flushes usage.
+    stopOnTerminationSignals: false,
   });
   await apollo.start();
   // The gateway sends its request's id, so both services' log lines of one client request share it.

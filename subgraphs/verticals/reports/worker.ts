@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { env } from '../../shared/config.ts';
 import type { Database, Mode } from '../../shared/database.ts';
 import { logger } from '../../shared/logger.ts';
 import { exportReport } from './export.ts';
@@ -13,6 +14,7 @@ export interface ReportWorkerOptions {
   pollMs?: number;
   /** A processing job whose heartbeat is older than this is taken to have lost its worker, and is retried. */
   staleAfterMs?: number;
+  /** Rows per page (REPORT_BATCH_SIZE unless given). */
   batchSize?: number;
 }
 
@@ -52,7 +54,7 @@ export function startReportWorker(options: ReportWorkerOptions): ReportWorker {
     try {
       const result = await exportReport(db, job, {
         reportsDir,
-        batchSize: options.batchSize,
+        batchSize: options.batchSize ?? env.REPORT_BATCH_SIZE,
         onBatch: async (rows, total) => {
           if (!running) {
             stopped = true;

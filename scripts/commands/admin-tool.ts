@@ -1,0 +1,98 @@
+import { parseArgs } from 'node:util';
+import { createAccount, createApiKey, MODES, PLANS } from '../../gateway/auth/api-keys.ts';
+import { hashPassword } from '../../gateway/auth/passwords.ts';
+import { asksForHelp } from '../command-line.ts';
+import type { Plan } from '../../subgraphs/shared/context.ts';
+import type { Database, Mode } from '../../subgraphs/shared/database.ts';
+import type { CommandOutput, CommandTool, PreparedCommand } from './tool.ts';
+
+/**
+ * Account administration on the control database (the live one): `create-account` and `create-key`.
+ * scripts/admin.ts runs it; with PGlite and a running server, the server runs it (scripts/commands/run.ts).
+ */
+export const ADMIN_USAGE = `usage:
+  admin create-account --email <address> --password <password> --plan <${PLANS.join('|')}> [--json]
+  admin create-key --plan <${PLANS.join('|')}> --mode <${MODES.join('|')}> [--email <address>] [--name <name>] [--json]`;
+
+class UsageError extends Error {}
+
+function oneOf<T extends string>(name: string, value: string | undefined, allowed: readonly T[]): T {
+  if (!value || !allowed.includes(value as T)) throw new UsageError(`--${name} must be one of ${allowed.join(', ')}`);
+  return value as T;
+}
+
+function required(name: string, value: string | undefined): string {
+  if (!value) throw new UsageError(`--${name} is required`);
+  return value;
+}
+
+type Work = (control: Database) => Promise<Record<string, string>>;
+
+/** Each command checks its arguments before any database is opened, so a typo fails at once. */
+function createAccountCommand(values: Record<string, string | undefined>): Work {
+  const email = required('email', values.email).trim().toLowerCase();
+  const password = required('password', values.password);
+  if (password.length < 8) throw new UsageError('--password must be at least 8 characters');
+  const plan = oneOf<Plan>('plan', values.plan, PLANS);
+  return async (control) => {
+    if (await control.prisma.account.findUnique({ where: { email } })) throw new UsageError(`an account ${email} exists already`);
+    const account = await createAccount(control, plan, email);
+    await control.prisma.account.update({ where: { id: account.id }, data: { passwordHash: await hashPassword(password) } });
+    return { account_id: account.id, email, plan };
+  };
+}
+
+function createKeyCommand(values: Record<string, string | undefined>): Work {
+  const plan = oneOf<Plan>('plan', values.plan, PLANS);
+  const mode = oneOf<Mode>('mode', values.mode, MODES);
+  const email = values.email?.trim().toLowerCase();
+  return async (control) => {
+    const existing = email ? await control.prisma.account.findUnique({ where: { email } }) : null;
+    if (existing && existing.plan !== plan) {
+      throw new UsageError(`the account ${email} is on the ${existing.plan} plan, not ${plan}`);
+    }
+    const account = existing ?? (await createAccount(control, plan, email));
+    const { key } = await createApiKey(control, account.id, mode, values.name ?? 'admin');
+    return { key, account_id: account.id, plan, mode };
+  };
+}
+
+const COMMANDS = { 'create-account': createAccountCommand, 'create-key': createKeyCommand } as const;
+
+function prepare(argv: string[], output: CommandOutput): PreparedCommand | number {
+  // Not parseCommandLine: a server handed this command must print, not exit.
+  if (asksForHelp(argv)) {
+    output.out(`${ADMIN_USAGE}\n`);
+    return 0;
+  }
+  const { positionals, values } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      email: { type: 'string' }, password: { type: 'string' }, plan: { type: 'string' },
+      mode: { type: 'string' }, name: { type: 'string' }, json: { type: 'boolean' },
+    },
+  });
+  const command = COMMANDS[positionals[0] as keyof typeof COMMANDS];
+  if (!command || positionals.length !== 1) throw new UsageError(positionals[0] ? `unknown command ${positionals[0]}` : 'a command is required');
+  const work = command(values as Record<string, string | undefined>);
+  return {
+    mode: 'live',
+    argv,
+    async run(control, output) {
+      const result = await work(control);
+      output.out(
+        values.json ? `${JSON.stringify(result)}\n` : `${Object.entries(result).map(([name, value]) => `${name}: ${value}`).join('\n')}\n`,
+      );
+      return 0;
+    },
+  };
+}
+
+function fail(error: unknown, output: CommandOutput): number {
+  const usage = error instanceof UsageError || (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'));
+  output.err(`admin: ${error instanceof Error ? error.message : String(error)}\n${usage ? `${ADMIN_USAGE}\n` : ''}`);
+  return usage ? 2 : 1;
+}
+
+export const adminTool: CommandTool = { name: 'admin', prepare, fail };

@@ -1,0 +1,98 @@
+import { applyMigrations } from '../../prisma/migrate.ts';
+import { acquireDataDirLock, DataDirLockedError, describeHolder } from '../../gateway/data-dir-lock.ts';
+import type { LockHolder } from '../../gateway/data-dir-lock.ts';
+import { env } from '../../subgraphs/shared/config.ts';
+import { openDatabase } from '../../subgraphs/shared/database.ts';
+import type { Database, Mode } from '../../subgraphs/shared/database.ts';
+import { adminSocketPath } from './protocol.ts';
+import { handOver, ServerUnreachableError } from './server-client.ts';
+import { loadTool } from './tool.ts';
+import type { CommandOutput, CommandTool, PreparedCommand, ToolName } from './tool.ts';
+
+const terminal: CommandOutput = {
+  out: (text) => process.stdout.write(text),
+  err: (text) => process.stderr.write(text),
+};
+
+/**
+ * Runs `admin` or `import` from the command line and returns the exit code. On PostgreSQL the command writes
+ * itself (several writers are fine). On PGlite only one process may open DATA_DIR: with the folder free the
+ * command takes its lock and writes; with a server holding it, the server does the work (admin socket) and
+ * the command prints what the server printed; when that server does not answer, or another command holds
+ * the folder, it refuses with one line and exit code 2, having done nothing.
+ */
+export async function runCommandLine(name: ToolName, argv: string[]): Promise<number> {
+  const tool = await loadTool(name);
+  let prepared: PreparedCommand | number;
+  try {
+    prepared = tool.prepare(argv, terminal);
+  } catch (error) {
+    return tool.fail(error, terminal);
+  }
+  if (typeof prepared === 'number') return prepared;
+  const url = prepared.mode === 'live' ? env.DATABASE_URL : env.SANDBOX_DATABASE_URL;
+  if (url) return runHere(tool, prepared, url);
+
+  let lock;
+  try {
+    lock = acquireDataDirLock(env.dataDir, name);
+  } catch (error) {
+    if (!(error instanceof DataDirLockedError)) return tool.fail(error, terminal);
+    if (error.holder.role === 'server' || error.holder.role === 'subgraph') return handToServer(tool, prepared, error.holder);
+    terminal.err(`${name}: ${error.message}; retry when it has finished\n`);
+    return 2;
+  }
+  try {
+    return await runHere(tool, prepared);
+  } finally {
+    lock.release();
+  }
+}
+
+async function handToServer(tool: CommandTool, prepared: PreparedCommand, holder: LockHolder): Promise<number> {
+  const socket = holder.socket ?? adminSocketPath(env.dataDir);
+  try {
+    return await handOver(socket, { tool: tool.name, argv: prepared.argv }, terminal);
+  } catch (error) {
+    if (!(error instanceof ServerUnreachableError)) throw error;
+    terminal.err(
+      `${tool.name}: ${describeHolder(holder)} holds ${env.dataDir} but does not answer on its admin socket ${socket} (${error.message}); nothing was done: retry once it prints its URL, or stop it and retry\n`,
+    );
+    return 2;
+  }
+}
+
+async function runHere(tool: CommandTool, prepared: PreparedCommand, url?: string): Promise<number> {
+  let db: Database;
+  try {
+    db = await openMigrated(prepared.mode, url);
+  } catch (error) {
+    return tool.fail(error, terminal);
+  }
+  try {
+    return await prepared.run(db, terminal);
+  } catch (error) {
+    return tool.fail(error, terminal);
+  } finally {
+    await db.close();
+  }
+}
+
+/**
+ * The database the server uses for this mode, migrated. A PostgreSQL pool connects on its first query, so a
+ * bad server shows up in the migration step.
+ */
+async function openMigrated(mode: Mode, url: string | undefined): Promise<Database> {
+  let db: Database | undefined;
+  try {
+    // Imports and admin commands may rightly run long statements: no statement timeout here.
+    db = await openDatabase({ mode, url, dataDir: env.dataDir, timeouts: false });
+    await applyMigrations(db);
+    return db;
+  } catch (error) {
+    await db?.close().catch(() => undefined);
+    const where = url ? 'the PostgreSQL server' : `the PGlite data directory ${env.dataDir}/${mode}`;
+    const hint = url ? 'check that the server is running and the URL is right' : 'check that the folder is readable and writable';
+    throw new Error(`cannot open ${where}: ${(error as Error).message}; ${hint}`, { cause: error });
+  }
+}

@@ -1,0 +1,34 @@
+import type { Database, Mode } from '../../subgraphs/shared/database.ts';
+
+/** Where a command prints: the terminal, or the admin socket back to the command that handed its work over. */
+export interface CommandOutput {
+  out(text: string): void;
+  err(text: string): void;
+}
+
+/** A command whose arguments were checked: the database it needs, the arguments a server gets, and its work. */
+export interface PreparedCommand {
+  mode: Mode;
+  /** The arguments as a running server receives them (file paths made absolute). */
+  argv: string[];
+  /** Runs on an open, migrated database and returns the exit code. */
+  run(db: Database, output: CommandOutput): Promise<number>;
+}
+
+/** `admin` and `import`: the same code runs in the command's process or, handed over, in the server's. */
+export interface CommandTool {
+  name: 'admin' | 'import';
+  /** Checks the arguments; an exit code means there is nothing to run (help). Throws on bad arguments. */
+  prepare(argv: string[], output: CommandOutput): PreparedCommand | number;
+  /** Prints an error as the command always has and returns its exit code. */
+  fail(error: unknown, output: CommandOutput): number;
+}
+
+export const TOOL_NAMES = ['admin', 'import'] as const;
+export type ToolName = (typeof TOOL_NAMES)[number];
+
+/** Loaded on first use, so the server does not load the importers unless it is asked to import. */
+export async function loadTool(name: ToolName): Promise<CommandTool> {
+  if (name === 'admin') return (await import('./admin-tool.ts')).adminTool;
+  return (await import('../import/tool.ts')).importTool;
+}

@@ -1,0 +1,79 @@
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { asksForHelp } from '../command-line.ts';
+import type { CommandOutput, CommandTool, PreparedCommand } from '../commands/tool.ts';
+import { listRejects } from './rejects.ts';
+import { runImport } from './run.ts';
+import { IMPORTERS } from './sources/index.ts';
+
+/**
+ * npm run --silent import -- <source> <file...> [--database live|sandbox] [--accession <number>]
+ * npm run --silent import -- rejects <source> [--database live|sandbox]
+ *
+ * Progress goes to stderr; stdout gets one JSON line (the counts, or the rejects as JSON lines). cli.ts runs
+ * it; with PGlite and a running server, the server runs it (scripts/commands/run.ts).
+ */
+export const IMPORT_USAGE = `usage: import <source> <file...> [--database live|sandbox] [--accession <number>]
+       import rejects <source> [--database live|sandbox]
+sources:
+${[...IMPORTERS.values()].map((importer) => `  ${importer.source.padEnd(16)} ${importer.describe}`).join('\n')}`;
+
+class UsageError extends Error {}
+
+function prepare(argv: string[], output: CommandOutput): PreparedCommand | number {
+  // Not parseCommandLine: a server handed this command must print, not exit.
+  if (asksForHelp(argv)) {
+    output.out(`${IMPORT_USAGE}\n`);
+    return 0;
+  }
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      database: { type: 'string', default: 'live' },
+      accession: { type: 'string' },
+    },
+  });
+  const [command, ...rest] = positionals;
+  if (!command) throw new UsageError('a source is required');
+  const mode = values.database;
+  if (mode !== 'live' && mode !== 'sandbox') {
+    output.err(`--database must be live or sandbox, not "${mode}"\n`);
+    return 2;
+  }
+  if (command !== 'rejects' && !IMPORTERS.has(command)) {
+    output.err(`unknown source "${command}"\n${IMPORT_USAGE}\n`);
+    return 2;
+  }
+  // Absolute paths, so a server handed this command reads the files this command was given.
+  const operands = command === 'rejects' ? rest : rest.map((file) => resolve(file));
+  const options = ['--database', mode, ...(values.accession === undefined ? [] : ['--accession', values.accession])];
+  return {
+    mode,
+    argv: [command, ...operands, ...options],
+    async run(db, out) {
+      if (command === 'rejects') {
+        const source = operands[0];
+        if (!source) throw new Error('rejects: name the source, e.g. `import -- rejects house-trades`');
+        for (const entry of await listRejects(db.sql, source)) out.out(`${JSON.stringify(entry)}\n`);
+        return 0;
+      }
+      const started = Date.now();
+      const result = await runImport(db, command, operands, {
+        accession: values.accession,
+        progress: (message) => out.err(`${message}\n`),
+      });
+      out.err(`${command}: done in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+      out.out(`${JSON.stringify(result)}\n`);
+      return 0;
+    },
+  };
+}
+
+function fail(error: unknown, output: CommandOutput): number {
+  const usage = error instanceof UsageError || (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'));
+  output.err(`import${usage ? '' : ' failed'}: ${error instanceof Error ? error.message : String(error)}\n${usage ? `${IMPORT_USAGE}\n` : ''}`);
+  return usage ? 2 : 1;
+}
+
+export const importTool: CommandTool = { name: 'import', prepare, fail };

@@ -1,0 +1,83 @@
+import { execFile, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { promisify } from 'node:util';
+import type { TestDatabases } from './databases.ts';
+
+export const ROOT = new URL('../../', import.meta.url).pathname;
+const require = createRequire(import.meta.url);
+/** tsx's loader by absolute path, so a command may run from any working directory. */
+const TSX_LOADER = require.resolve('tsx');
+
+/**
+ * The environment of a service process on the test's databases: DATA_DIR, plus their URLs on PostgreSQL.
+ * NODE_ENV is development, as `npm start` runs: libraries behave differently under "test".
+ */
+export function serviceEnvironment(store: TestDatabases, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const { DATABASE_URL: _live, SANDBOX_DATABASE_URL: _sandbox, ...inherited } = process.env;
+  return {
+    ...inherited,
+    NODE_ENV: 'development',
+    LOG_LEVEL: 'silent',
+    DATA_DIR: store.dataDir,
+    ...(store.urls.live ? { DATABASE_URL: store.urls.live } : {}),
+    ...(store.urls.sandbox ? { SANDBOX_DATABASE_URL: store.urls.sandbox } : {}),
+    ...extra,
+  };
+}
+
+export interface Exit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface ChildServer {
+  url: string;
+  process: ChildProcess;
+  exited: Promise<Exit>;
+  /** Sends the signal and waits for the process to end. */
+  stop(signal?: NodeJS.Signals): Promise<Exit>;
+}
+
+/** `npm start` as an operator runs it (node --import tsx gateway/main.ts, PORT=0); resolves once it prints its URL. */
+export function startChildServer(env: NodeJS.ProcessEnv): Promise<ChildServer> {
+  const child = spawn(process.execPath, ['--import', TSX_LOADER, 'gateway/main.ts'], { cwd: ROOT, env: { ...env, PORT: '0', HOST: '127.0.0.1' } });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<Exit>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal, stdout, stderr })));
+  return new Promise((resolve, reject) => {
+    const onData = () => {
+      const port = /ready at http:\/\/localhost:(\d+)/.exec(stdout)?.[1];
+      if (!port) return;
+      child.stdout!.off('data', onData);
+      resolve({
+        url: `http://127.0.0.1:${port}`,
+        process: child,
+        exited,
+        stop(signal = 'SIGTERM') {
+          child.kill(signal);
+          return exited;
+        },
+      });
+    };
+    child.stdout!.on('data', onData);
+    void exited.then((exit) => reject(new Error(`the server exited before it was ready (${exit.code ?? exit.signal}):\n${exit.stdout}\n${exit.stderr}`)));
+  });
+}
+
+const run = promisify(execFile);
+
+/** A command (`scripts/admin.ts`, `scripts/import/cli.ts`) run to its end, from `cwd`; never rejects. */
+export async function runScript(script: string, args: string[], env: NodeJS.ProcessEnv, cwd = ROOT): Promise<Exit> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, ['--import', TSX_LOADER, `${ROOT}${script}`, ...args], { cwd, env });
+    return { code: 0, signal: null, stdout, stderr };
+  } catch (error) {
+    const failure = error as { code: number; signal: NodeJS.Signals | null; stdout: string; stderr: string };
+    return { code: failure.code, signal: failure.signal, stdout: failure.stdout, stderr: failure.stderr };
+  }
+}
