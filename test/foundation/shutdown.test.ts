@@ -18,7 +18,8 @@ describe(`clean shutdown on SIGTERM (${TEST_ENGINE})`, () => {
   const keys = { burst: { key: '', accountId: '' }, report: { key: '', accountId: '' } };
 
   beforeAll(async () => {
-    store = await createTestDatabases({ sandboxScale: 100, liveScale: 100 });
+    // The template most other files use: 300 companies per vertical give a contacts report of over a thousand pages.
+    store = await createTestDatabases({ sandboxScale: 300, liveScale: 300 });
     for (const name of ['burst', 'report'] as const) {
       const account = await createAccount(store.databases.live, 'institutional');
       keys[name] = { key: (await createApiKey(store.databases.live, account.id, 'live')).key, accountId: account.id };
