@@ -180,7 +180,7 @@ export const marketsRoutes: RestRoute[] = [
     method: 'GET',
     path: '/api/watchlist',
     operation: `query Watchlist($page: Int, $limit: Int) {
-      watchlist(page: $page, limit: $limit) { nodes { ${WATCHLIST_FIELDS} } ${PAGE_INFO} }
+      watchlist: watchlistPage(page: $page, limit: $limit) { nodes { ${WATCHLIST_FIELDS} } ${PAGE_INFO} }
     }`,
     query: PAGING,
     // `{watchlist, count}` as before (count: entries in this page, as for trades) with the list totals beside.

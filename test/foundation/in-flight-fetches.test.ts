@@ -19,7 +19,7 @@ import type { TestService } from '../support/service.ts';
 
 const SECRET = 'a-shared-secret-of-the-gateway';
 const PAGE = 'query Page($industry: String) { companies(industry: $industry, perPage: 5, sort: ID_ASC) { nodes { id name } pageInfo { total } } }';
-const WATCHLIST = 'query Watchlist { watchlist { nodes { ticker companyName } } }';
+const WATCHLIST = 'query Watchlist { watchlist { ticker companyName } }';
 const ADD = 'mutation Add($ticker: String) { addWatchlistEntry(input: { ticker: $ticker, companyName: "Acme" }) { created } }';
 const REMOVE = 'mutation Remove($ticker: String!) { removeWatchlistEntry(input: { ticker: $ticker }) { ticker } }';
 
@@ -120,7 +120,7 @@ describe.each(Object.entries(sources))('identical subgraph fetches in flight, %s
     // Each account reads its own watchlist even when both ask at the same moment.
     const ticker = uniqueTicker();
     await markets.process(fetchOf(viewer(1), ADD, { ticker }));
-    const tickersOf = (response: { data?: unknown }) => (response.data as { watchlist: { nodes: { ticker: string }[] } }).watchlist.nodes.map((entry) => entry.ticker);
+    const tickersOf = (response: { data?: unknown }) => (response.data as { watchlist: { ticker: string }[] }).watchlist.map((entry) => entry.ticker);
     const [mine, theirs] = await Promise.all([markets.process(fetchOf(viewer(0), WATCHLIST)), markets.process(fetchOf(viewer(1), WATCHLIST))]);
     expect(tickersOf(mine)).not.toContain(ticker);
     expect(tickersOf(theirs)).toContain(ticker);

@@ -66,7 +66,10 @@ describe('watchlist paging', () => {
     );
     expectError(await service.get('/api/watchlist?limit=201', key), 400, 'invalid_parameter', ['limit']);
     expectError(await service.get('/api/watchlist?page=0', key), 400, 'invalid_parameter', ['page']);
-    const data = await service.graphql('{ watchlist(page: 3, limit: 50) { nodes { ticker } pageInfo { total totalPages } } }', {}, key);
+    const data = await service.graphql('{ watchlist: watchlistPage(page: 3, limit: 50) { nodes { ticker } pageInfo { total totalPages } } }', {}, key);
     expect(data.watchlist).toEqual({ nodes: tickers(20, 100).map((ticker) => ({ ticker })), pageInfo: { total: 120, totalPages: 3 } });
+    // The unpaged list of earlier clients is still there, whole (the cap bounds it).
+    const whole = await service.graphql('{ watchlist { ticker } }', {}, key);
+    expect(whole.watchlist).toEqual(tickers(120).map((ticker) => ({ ticker })));
   });
 });

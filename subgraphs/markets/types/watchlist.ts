@@ -115,9 +115,16 @@ const WatchlistPage = builder.objectRef<WatchlistPageSource>('WatchlistPage').im
 });
 
 builder.queryFields((t) => ({
-  watchlist: t.field({
+  // The whole list stays as it was for existing clients; the cap bounds it.
+  watchlist: t.prismaField({
+    type: [WatchlistEntry],
+    description: `The caller’s watchlist, in the order the tickers were added (at most ${WATCHLIST_MAX_ENTRIES} tickers; \`watchlistPage\` pages it).`,
+    resolve: (query, _root, _args, context) =>
+      context.db.prisma.watchlistEntry.findMany({ ...query, where: { accountId: accountOf(context) }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] }),
+  }),
+  watchlistPage: t.field({
     type: WatchlistPage,
-    description: `The caller’s watchlist, in the order the tickers were added (at most ${WATCHLIST_MAX_ENTRIES} tickers).`,
+    description: 'One page of the caller’s watchlist, in the order the tickers were added.',
     args: { page: t.arg.int({ required: false }), limit: t.arg.int({ required: false }) },
     resolve: (_root, args, context) => {
       const accountId = accountOf(context);
