@@ -39,6 +39,7 @@ import { registerReportDownload } from './rest/report-download.ts';
 import { registerCompression } from './http/compression.ts';
 import { registerCors } from './http/cors.ts';
 import { registerMetrics } from './http/metrics.ts';
+import { registerClosingRefusal } from './http/closing.ts';
 import { registerNotFound } from './http/not-found.ts';
 import { registerRequestId, requestIdOptions } from './http/request-id.ts';
 import { verticalsRoutes } from './rest/verticals-routes.ts';
@@ -96,9 +97,11 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     ...frameworkErrorOptions,
     ...requestIdOptions,
     trustProxy: trustProxyOption(options.trustProxy ?? env.TRUST_PROXY),
+    return503OnClosing: false,
   });
   // Request ids, 404/405, compression and CORS (gateway/http/) come before every other hook and route.
   registerRequestId(app);
+  registerClosingRefusal(app);
   registerNotFound(app);
   await registerCompression(app);
   await registerCors(app, options.corsOrigins ?? env.CORS_ORIGINS);
