@@ -5,7 +5,7 @@ export const REQUEST_DEADLINE_MESSAGE = 'The request did not complete in time. T
 /**
  * Answers `503 service_unavailable` for a request still unanswered after `timeoutMs`, whatever it waits on.
  * The work behind it is not interrupted: each write is one statement or one transaction, so it either
- * commits or not, and the database's own timeouts end it soon after (docs/security.d/timeouts-and-readiness.md).
+ * commits or not, and the database's own timeouts end it soon after (docs/security.md "Timeouts and readiness").
  */
 export function registerRequestDeadline(app: FastifyInstance, timeoutMs: number) {
   const timers = new WeakMap<object, NodeJS.Timeout>();

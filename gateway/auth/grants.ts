@@ -3,7 +3,7 @@ import type { Mode } from '../../subgraphs/shared/database.ts';
 import { ForbiddenError } from '../../subgraphs/shared/errors.ts';
 
 /**
- * THE table of what each kind of credential may do (docs/security.d/credentials.md prints it). Routes name
+ * THE table of what each kind of credential may do (docs/security.md "Credentials, grants and login" prints it). Routes name
  * their action and call `assertGranted`; no route decides a grant itself. Logging in takes an address and a
  * password, never a credential, so it is not a row here.
  */

@@ -24,7 +24,7 @@ export interface LoginOptions {
   hashQueue: number;
 }
 
-/** POST /api/auth/login (docs/api.md "Authentication", docs/security.d/credentials.md). */
+/** POST /api/auth/login (docs/api.md "Authentication", docs/security.md "Credentials, grants and login"). */
 export function registerLoginRoute(
   app: FastifyInstance,
   deps: { control: Database; sessions: SessionTokens; store: CounterStore; options?: Partial<LoginOptions> },

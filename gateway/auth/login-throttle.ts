@@ -28,7 +28,7 @@ export interface LoginThrottle {
 }
 
 /**
- * Guessing throttle for POST /api/auth/login (docs/security.d/credentials.md). A slot is taken before the
+ * Guessing throttle for POST /api/auth/login (docs/security.md "Credentials, grants and login"). A slot is taken before the
  * slow hash, so parallel guesses cannot all read "under the limit"; keyed by address and IP, so a stranger
  * spends only their own slots and the owner's other IPs still log in.
  */

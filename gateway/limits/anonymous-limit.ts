@@ -6,7 +6,7 @@ import { RateLimitedError, rateLimitHeaders, takeSlidingWindow } from './rate-li
 
 /**
  * Calls without a credential, per client address and sliding window: every public route shares one budget,
- * login has its own lower one (each try costs a password hash). docs/security.d/public-routes-and-limits.md.
+ * login has its own lower one (each try costs a password hash). docs/security.md "Public routes".
  */
 export const ANONYMOUS_LIMITS = {
   public: { max: 60, windowMs: 60_000 },

@@ -24,7 +24,7 @@ export const FIELD_LIMITS: Record<string, { max: number; window: string }> = {
 };
 
 /**
- * Bounds on one GraphQL request, all decided before it is validated or runs (docs/security.d/graphql-bounds.md):
+ * Bounds on one GraphQL request, all decided before it is validated or runs (docs/security.md "GraphQL operation bounds"):
  * measured by gateway/limits/query-cost.ts in time linear in the document, fragments measured once each.
  */
 export const QUERY_LIMITS = {

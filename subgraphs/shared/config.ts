@@ -50,7 +50,7 @@ const environmentSchema = z.object({
   // Password hashes (scrypt) one process computes at once, and logins that may wait for one; more are refused.
   LOGIN_HASH_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
   LOGIN_HASH_QUEUE: z.coerce.number().int().min(0).max(1_000).default(8),
-  // Timeouts of every dependency (docs/security.d/timeouts-and-readiness.md): a dependency that hangs becomes a 503.
+  // Timeouts of every dependency (docs/security.md "Timeouts and readiness"): a dependency that hangs becomes a 503.
   DB_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(5_000),
   DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(10_000),
   DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(10_000),
