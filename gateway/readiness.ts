@@ -49,7 +49,7 @@ export function registerReadiness(app: FastifyInstance, deps: ReadinessDependenc
     ]),
   ];
 
-  app.get('/readyz', { config: { public: true } }, async (request, reply) => {
+  app.get('/readyz', { config: { public: true, operational: true } }, async (request, reply) => {
     const checks = checksOf();
     const results = await Promise.allSettled(checks.map(([, check]) => within(deps.timeoutMs, check)));
     const down = checks.filter((_, index) => results[index]!.status === 'rejected').map(([name]) => name);

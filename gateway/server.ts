@@ -51,6 +51,11 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Routes that answer without a credential (health checks, public statistics, GraphiQL's page). */
     public?: boolean;
+    /**
+     * Routes infrastructure polls (health checks, metrics), public and never counted: no anonymous limit, and
+     * an Authorization header there is not an API credential (the metrics token travels in it).
+     */
+    operational?: boolean;
   }
 }
 
@@ -129,7 +134,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
 
   app.setErrorHandler((error: FastifyError, request, reply) => sendError(error, request, reply));
 
-  app.get('/healthz', { config: { public: true } }, async () => ({ status: 'ok' }));
+  app.get('/healthz', { config: { public: true, operational: true } }, async () => ({ status: 'ok' }));
   registerReadiness(app, {
     databases,
     store: limits.store,

@@ -111,7 +111,7 @@ export function registerMetrics(app: FastifyInstance, options: MetricsOptions): 
     if (reply.statusCode === 429) refusals.inc({ route });
   });
 
-  app.get('/metrics', { config: { public: true } }, async (request, reply) => {
+  app.get('/metrics', { config: { public: true, operational: true } }, async (request, reply) => {
     if (!sameToken(request.headers.authorization, token)) {
       return reply
         .status(401)

@@ -13,21 +13,20 @@ export const ANONYMOUS_LIMITS = {
   login: { max: 30, windowMs: 60_000 },
 } as const;
 
-/** Public routes a load balancer or orchestrator polls: never limited. */
-const UNLIMITED_ROUTES = new Set(['/healthz', '/readyz']);
 const LOGIN_ROUTE = '/api/auth/login';
 /** GET /graphql guards itself late (GraphiQL's page needs no key), so a credential there is left to it. */
 const SELF_GUARDED_ROUTE = '/graphql';
 
 /**
- * Limits every public route (but the health checks) for callers without a credential, with the headers and
+ * Limits every public route (but the operational ones: health checks, metrics) for callers without a credential, with the headers and
  * 429 of the plan limits. A public route called with a credential acts for its account instead: the guard
  * authenticates it and the plan's limit, history and fields apply.
  */
 export function registerAnonymousLimits(app: FastifyInstance, deps: { limits: Limits; guard: Guard }) {
   app.addHook('onRequest', async (request: FastifyRequest, reply) => {
     const url = request.routeOptions.url;
-    if (!request.routeOptions.config.public || !url || UNLIMITED_ROUTES.has(url)) return;
+    const { config } = request.routeOptions;
+    if (!config.public || config.operational || !url) return;
     const login = url === LOGIN_ROUTE;
     if (!login && request.headers.authorization !== undefined) {
       if (url !== SELF_GUARDED_ROUTE) await deps.guard(request, reply);
