@@ -24,7 +24,8 @@ export function registerNotFound(app: FastifyInstance): void {
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0]!;
     const allowed = [...methods].filter((method) => patterns.find(method, path)).sort();
-    if (allowed.length === 0) {
+    // A route that exists for this method and still calls notFound (an unknown asset name) is a plain 404.
+    if (allowed.length === 0 || allowed.includes(request.method as HTTPMethod)) {
       return reply.status(404).send({ error: 'not_found', message: `No route ${request.method} ${path}.` } satisfies ErrorBody);
     }
     return reply

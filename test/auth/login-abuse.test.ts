@@ -62,21 +62,23 @@ describe('login under attack', () => {
   });
 
   it('does not throttle the owner logging in again and again, and a success clears that IP’s failures', async () => {
+    // 28 logins in all: under the per-address limit of anonymous logins (30 a minute), which is not under test.
     const from = '127.0.0.4';
-    for (let attempt = 0; attempt < 15; attempt += 1) {
+    for (let attempt = 0; attempt < 11; attempt += 1) {
       const answer = await login(owner, password, from);
       expect(answer.status, `login ${attempt + 1}: ${JSON.stringify(answer.body)}`).toBe(200);
     }
-    for (let attempt = 0; attempt < 9; attempt += 1) expect((await login(owner, `typo-${attempt}`, from)).status).toBe(401);
+    for (let attempt = 0; attempt < 5; attempt += 1) expect((await login(owner, `typo-${attempt}`, from)).status).toBe(401);
     expect((await login(owner, password, from)).status).toBe(200);
-    // Nine failures before the success no longer count: ten more are checked before the IP is throttled.
+    // Five failures before the success no longer count: ten more are checked before the IP is throttled.
     for (let attempt = 0; attempt < 10; attempt += 1) expect((await login(owner, `typo-again-${attempt}`, from)).status).toBe(401);
     expect((await login(owner, password, from)).status).toBe(429);
   });
 
   it('bounds concurrent hashing: a burst to distinct addresses is answered at once, never with a 5xx', async () => {
     const started = Date.now();
-    const answers = await Promise.all(Array.from({ length: 50 }, (_, index) => login(`someone-${index}@example.com`, 'whatever', '127.0.0.3')));
+    // From 50 addresses, so the per-address limit of anonymous logins stays out of the way of the hashing bound.
+    const answers = await Promise.all(Array.from({ length: 50 }, (_, index) => login(`someone-${index}@example.com`, 'whatever', `127.0.1.${index + 1}`)));
     expect(Date.now() - started).toBeLessThan(30_000);
     expect(answers.every((answer) => answer.status === 401 || answer.status === 429)).toBe(true);
     const busy = answers.filter((answer) => answer.status === 429);
