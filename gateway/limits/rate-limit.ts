@@ -50,7 +50,8 @@ export async function takeSlidingWindow(
   const { count, oldest, added } = await store.slide(key, now, windowMs, limit);
   const reset = Math.ceil((oldest + windowMs) / 1000);
   const state: RateLimitState = { limit, remaining: Math.max(0, limit - count), reset };
-  if (!added) state.retryAfter = Math.max(1, Math.ceil(reset - now / 1000));
+  // From the exact time a slot frees, not from the rounded-up reset: that could say 61 s for a 60 s window.
+  if (!added) state.retryAfter = Math.max(1, Math.ceil((oldest + windowMs - now) / 1000));
   return state;
 }
 
