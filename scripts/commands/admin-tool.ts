@@ -4,6 +4,7 @@ import { hashPassword } from '../../gateway/auth/passwords.ts';
 import { asksForHelp } from '../command-line.ts';
 import type { Plan } from '../../subgraphs/shared/context.ts';
 import type { Database, Mode } from '../../subgraphs/shared/database.ts';
+import { isUsageError, UsageError } from './tool.ts';
 import type { CommandOutput, CommandTool, PreparedCommand } from './tool.ts';
 
 /**
@@ -13,8 +14,6 @@ import type { CommandOutput, CommandTool, PreparedCommand } from './tool.ts';
 export const ADMIN_USAGE = `usage:
   admin create-account --email <address> --password <password> --plan <${PLANS.join('|')}> [--json]
   admin create-key --plan <${PLANS.join('|')}> --mode <${MODES.join('|')}> [--email <address>] [--name <name>] [--json]`;
-
-class UsageError extends Error {}
 
 function oneOf<T extends string>(name: string, value: string | undefined, allowed: readonly T[]): T {
   if (!value || !allowed.includes(value as T)) throw new UsageError(`--${name} must be one of ${allowed.join(', ')}`);
@@ -90,7 +89,7 @@ function prepare(argv: string[], output: CommandOutput): PreparedCommand | numbe
 }
 
 function fail(error: unknown, output: CommandOutput): number {
-  const usage = error instanceof UsageError || (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'));
+  const usage = isUsageError(error);
   output.err(`admin: ${error instanceof Error ? error.message : String(error)}\n${usage ? `${ADMIN_USAGE}\n` : ''}`);
   return usage ? 2 : 1;
 }

@@ -24,6 +24,14 @@ export interface CommandTool {
   fail(error: unknown, output: CommandOutput): number;
 }
 
+/** Arguments a command cannot run with: it prints the problem and its usage and exits 2. */
+export class UsageError extends Error {}
+
+/** A usage error of ours, or node's parseArgs refusing an option. */
+export function isUsageError(error: unknown): boolean {
+  return error instanceof UsageError || (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'));
+}
+
 export const TOOL_NAMES = ['admin', 'import'] as const;
 export type ToolName = (typeof TOOL_NAMES)[number];
 

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { asksForHelp } from '../command-line.ts';
+import { isUsageError, UsageError } from '../commands/tool.ts';
 import type { CommandOutput, CommandTool, PreparedCommand } from '../commands/tool.ts';
 import { listRejects } from './rejects.ts';
 import { runImport } from './run.ts';
@@ -17,8 +18,6 @@ export const IMPORT_USAGE = `usage: import <source> <file...> [--database live|s
        import rejects <source> [--database live|sandbox]
 sources:
 ${[...IMPORTERS.values()].map((importer) => `  ${importer.source.padEnd(16)} ${importer.describe}`).join('\n')}`;
-
-class UsageError extends Error {}
 
 function prepare(argv: string[], output: CommandOutput): PreparedCommand | number {
   // Not parseCommandLine: a server handed this command must print, not exit.
@@ -71,7 +70,7 @@ function prepare(argv: string[], output: CommandOutput): PreparedCommand | numbe
 }
 
 function fail(error: unknown, output: CommandOutput): number {
-  const usage = error instanceof UsageError || (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'));
+  const usage = isUsageError(error);
   output.err(`import${usage ? '' : ' failed'}: ${error instanceof Error ? error.message : String(error)}\n${usage ? `${IMPORT_USAGE}\n` : ''}`);
   return usage ? 2 : 1;
 }
