@@ -5,8 +5,8 @@ import { adminSocketDirectory, adminSocketPath, MAX_REQUEST_BYTES, MAX_SOCKET_PA
 import type { CommandRequest, ServerMessage } from '../scripts/commands/protocol.ts';
 import { loadTool, TOOL_NAMES } from '../scripts/commands/tool.ts';
 import type { CommandOutput, PreparedCommand } from '../scripts/commands/tool.ts';
-import type { Database, Mode } from '../subgraphs/shared/database.ts';
-import { logger } from '../subgraphs/shared/logger.ts';
+import type { Database, Mode } from '../subgraphs/platform/database.ts';
+import { logger } from '../subgraphs/platform/logger.ts';
 
 export interface AdminSocket {
   path: string;

@@ -1,6 +1,6 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Database } from '../subgraphs/shared/database.ts';
+import type { Database } from '../subgraphs/platform/database.ts';
 import { createAccount, createApiKey, hashKey } from './auth/api-keys.ts';
 
 const DEMO_EMAIL = 'demo@example.com';

@@ -1,6 +1,6 @@
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
-import type { ErrorBody } from '../subgraphs/shared/errors.ts';
+import type { ErrorBody } from '../subgraphs/platform/errors.ts';
 
 /** Fastify's default longest path parameter, named in the 414's message. */
 const MAX_PARAM_LENGTH = 100;

@@ -4,7 +4,7 @@ import type { GraphQLSchema } from 'graphql';
 import { ApolloGateway, RemoteGraphQLDataSource } from '@apollo/gateway';
 import { SUBGRAPHS } from '../subgraphs/index.ts';
 import type { SubgraphName } from '../subgraphs/index.ts';
-import type { RequestContext } from '../subgraphs/shared/context.ts';
+import type { RequestContext } from '../subgraphs/platform/context.ts';
 import { formatGraphQLError } from './errors.ts';
 import { refuseUnsafeText } from './input/graphql-text-plugin.ts';
 import { InFlightFetches } from './in-flight-fetches.ts';
@@ -13,12 +13,12 @@ import type { SubgraphResponse } from './in-flight-fetches.ts';
 import { CachedLocalDataSource } from './local-data-source.ts';
 import { SUBGRAPH_SECRET_HEADER, VIEWER_HEADER } from './subgraph-protocol.ts';
 import { REQUEST_ID_HEADER } from './http/request-id.ts';
-import { currentRequestId } from '../subgraphs/shared/request-scope.ts';
+import { currentRequestId } from '../subgraphs/platform/request-scope.ts';
 import { readSupergraph } from './supergraph.ts';
 import { unavailableStatusPlugin } from './unavailable-status.ts';
-import { env } from '../subgraphs/shared/config.ts';
-import { ServiceUnavailableError } from '../subgraphs/shared/errors.ts';
-import { logger } from '../subgraphs/shared/logger.ts';
+import { env } from '../subgraphs/platform/config.ts';
+import { ServiceUnavailableError } from '../subgraphs/platform/errors.ts';
+import { logger } from '../subgraphs/platform/logger.ts';
 
 export interface GraphQLServerOptions {
   /** Reach the subgraphs over HTTP instead of executing them in this process. */

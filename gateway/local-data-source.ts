@@ -1,7 +1,7 @@
 import type { GraphQLDataSource, GraphQLDataSourceProcessOptions } from '@apollo/gateway';
 import { execute, parse, validate } from 'graphql';
 import type { DocumentNode, GraphQLSchema } from 'graphql';
-import type { RequestContext } from '../subgraphs/shared/context.ts';
+import type { RequestContext } from '../subgraphs/platform/context.ts';
 import type { InFlightFetches, SubgraphResponse } from './in-flight-fetches.ts';
 
 /** Distinct subgraph operations kept parsed; the query planner emits a small, fixed set per client operation. */

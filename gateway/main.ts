@@ -1,4 +1,4 @@
-import { env } from '../subgraphs/shared/config.ts';
+import { env } from '../subgraphs/platform/config.ts';
 import { ensureDemoKey } from './demo-key.ts';
 import { ensurePortFree, listenOrExit } from './listen.ts';
 import { prepareDatabases } from './prepare-databases.ts';

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { Database, Mode } from '../subgraphs/shared/database.ts';
+import type { Database, Mode } from '../subgraphs/platform/database.ts';
 import type { CounterStore } from './limits/store.ts';
 
 export interface ReadinessDependencies {

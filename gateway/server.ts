@@ -1,12 +1,12 @@
 import { fastifyApolloHandler } from '@as-integrations/fastify';
 import Fastify from 'fastify';
 import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { RequestContext, Viewer } from '../subgraphs/shared/context.ts';
-import type { Database, Mode } from '../subgraphs/shared/database.ts';
-import { ApiError } from '../subgraphs/shared/errors.ts';
-import type { ErrorBody } from '../subgraphs/shared/errors.ts';
-import { env } from '../subgraphs/shared/config.ts';
-import { logger } from '../subgraphs/shared/logger.ts';
+import type { RequestContext, Viewer } from '../subgraphs/platform/context.ts';
+import type { Database, Mode } from '../subgraphs/platform/database.ts';
+import { ApiError } from '../subgraphs/platform/errors.ts';
+import type { ErrorBody } from '../subgraphs/platform/errors.ts';
+import { env } from '../subgraphs/platform/config.ts';
+import { logger } from '../subgraphs/platform/logger.ts';
 import { attachReportWorker } from '../subgraphs/verticals/reports/worker.ts';
 import type { ReportWorkerOptions } from '../subgraphs/verticals/reports/worker.ts';
 import { SUBGRAPHS } from '../subgraphs/index.ts';

@@ -1,5 +1,5 @@
-import { env } from '../subgraphs/shared/config.ts';
-import type { Database, Mode } from '../subgraphs/shared/database.ts';
+import { env } from '../subgraphs/platform/config.ts';
+import type { Database, Mode } from '../subgraphs/platform/database.ts';
 import { startAdminSocket } from './admin-socket.ts';
 import type { AdminSocket } from './admin-socket.ts';
 import { acquireDataDirLock, DataDirLockedError } from './data-dir-lock.ts';

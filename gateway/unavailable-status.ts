@@ -1,5 +1,5 @@
 import type { ApolloServerPlugin } from '@apollo/server';
-import type { RequestContext } from '../subgraphs/shared/context.ts';
+import type { RequestContext } from '../subgraphs/platform/context.ts';
 
 const UNAVAILABLE_CODES = new Set(['database_unavailable', 'service_unavailable']);
 

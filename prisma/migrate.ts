@@ -5,9 +5,9 @@ import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { parseCommandLine } from '../scripts/command-line.ts';
-import type { Database } from '../subgraphs/shared/database.ts';
-import { pgliteRunner, wholeScriptFactory } from '../subgraphs/shared/migration-adapter.ts';
-import { MIGRATIONS_LOCK, withStartupLock } from '../subgraphs/shared/startup-lock.ts';
+import type { Database } from '../subgraphs/platform/database.ts';
+import { pgliteRunner, wholeScriptFactory } from '../subgraphs/platform/migration-adapter.ts';
+import { MIGRATIONS_LOCK, withStartupLock } from '../subgraphs/platform/startup-lock.ts';
 import { pendingMigrations } from './pending-migrations.ts';
 import { MIGRATIONS_DIR, NO_FILTER, SCHEMA_PATH, createSchemaEngine, readMigrations } from './schema-engine.ts';
 
@@ -71,7 +71,7 @@ async function main() {
     console.log(directory ? `wrote ${directory}/migration.sql` : 'schema.prisma matches the migrations: nothing to write');
     return;
   }
-  const { openConfiguredDatabases } = await import('../subgraphs/shared/database.ts');
+  const { openConfiguredDatabases } = await import('../subgraphs/platform/database.ts');
   const databases = await openConfiguredDatabases();
   for (const database of Object.values(databases)) {
     const applied = await applyMigrations(database);

@@ -1,5 +1,5 @@
 import type { MigrationList } from '@prisma/schema-engine-wasm';
-import type { Database } from '../subgraphs/shared/database.ts';
+import type { Database } from '../subgraphs/platform/database.ts';
 
 /**
  * The migration folders not yet recorded as applied. A failed or rolled-back record counts as pending, so the

@@ -3,9 +3,9 @@ import { ensurePortFree, listenOrExit } from '../gateway/listen.ts';
 import { prepareDatabases } from '../gateway/prepare-databases.ts';
 import { closeOnSignals } from '../gateway/shutdown.ts';
 import { lockDataDirOrExit, serveAdminCommands } from '../gateway/single-writer.ts';
-import { env } from '../subgraphs/shared/config.ts';
-import type { Database, Mode } from '../subgraphs/shared/database.ts';
-import { logger } from '../subgraphs/shared/logger.ts';
+import { env } from '../subgraphs/platform/config.ts';
+import type { Database, Mode } from '../subgraphs/platform/database.ts';
+import { logger } from '../subgraphs/platform/logger.ts';
 
 /**
  * `npm run start:subgraph -- <verticals|markets>`: one subgraph as its own service on PORT, for a gateway

@@ -5,7 +5,7 @@ import { createContext } from '../prisma/seed/context.ts';
 import { companyRows } from '../prisma/seed/generate/company.ts';
 import { SEED_TABLES, AlreadySeededError, seedDatabase, type SeedSummary } from '../prisma/seed/index.ts';
 import { planTables, tableCsv } from '../prisma/seed/plan.ts';
-import type { Database } from '../subgraphs/shared/database.ts';
+import type { Database } from '../subgraphs/platform/database.ts';
 import { createTestDatabases, type TestDatabases } from './support/databases.ts';
 
 const SCALE = 300;

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import type { Database } from '../../subgraphs/shared/database.ts';
-import { NotFoundError } from '../../subgraphs/shared/errors.ts';
+import type { Database } from '../../subgraphs/platform/database.ts';
+import { NotFoundError } from '../../subgraphs/platform/errors.ts';
 import type { Limits } from '../limits/limits.ts';
 import type { UsageMeter } from '../limits/usage-meter.ts';
 import { createApiKey } from './api-keys.ts';

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { Plan } from '../../subgraphs/shared/context.ts';
-import type { Database, Mode } from '../../subgraphs/shared/database.ts';
+import type { Plan } from '../../subgraphs/platform/context.ts';
+import type { Database, Mode } from '../../subgraphs/platform/database.ts';
 
 export const PLANS: readonly Plan[] = ['analyst', 'professional', 'institutional'];
 export const MODES: readonly Mode[] = ['live', 'sandbox'];

@@ -1,6 +1,6 @@
-import type { Plan, Viewer } from '../../subgraphs/shared/context.ts';
-import type { Database } from '../../subgraphs/shared/database.ts';
-import { UnauthorizedError } from '../../subgraphs/shared/errors.ts';
+import type { Plan, Viewer } from '../../subgraphs/platform/context.ts';
+import type { Database } from '../../subgraphs/platform/database.ts';
+import { UnauthorizedError } from '../../subgraphs/platform/errors.ts';
 import { hashKey, modeOfKey } from './api-keys.ts';
 import { GRANTS } from './grants.ts';
 import type { SessionTokens } from './sessions.ts';

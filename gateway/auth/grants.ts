@@ -1,6 +1,6 @@
-import type { Viewer } from '../../subgraphs/shared/context.ts';
-import type { Mode } from '../../subgraphs/shared/database.ts';
-import { ForbiddenError } from '../../subgraphs/shared/errors.ts';
+import type { Viewer } from '../../subgraphs/platform/context.ts';
+import type { Mode } from '../../subgraphs/platform/database.ts';
+import { ForbiddenError } from '../../subgraphs/platform/errors.ts';
 
 /**
  * THE table of what each kind of credential may do (docs/security.md "Credentials, grants and login" prints it). Routes name

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Database } from '../../subgraphs/shared/database.ts';
+import type { Database } from '../../subgraphs/platform/database.ts';
 import { admit } from '../limits/limits.ts';
 import type { Limits } from '../limits/limits.ts';
 import type { UsageMeter } from '../limits/usage-meter.ts';

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import type { Database } from '../../subgraphs/shared/database.ts';
-import { env } from '../../subgraphs/shared/config.ts';
-import { ApiError, UnauthorizedError } from '../../subgraphs/shared/errors.ts';
+import type { Database } from '../../subgraphs/platform/database.ts';
+import { env } from '../../subgraphs/platform/config.ts';
+import { ApiError, UnauthorizedError } from '../../subgraphs/platform/errors.ts';
 import type { CounterStore } from '../limits/store.ts';
 import { createBoundedWork, SaturatedError } from './bounded-work.ts';
 import { createLoginThrottle, LOGIN_THROTTLE_DEFAULTS } from './login-throttle.ts';

@@ -1,5 +1,5 @@
-import type { Plan } from '../../subgraphs/shared/context.ts';
-import { ForbiddenError } from '../../subgraphs/shared/errors.ts';
+import type { Plan } from '../../subgraphs/platform/context.ts';
+import { ForbiddenError } from '../../subgraphs/platform/errors.ts';
 
 /**
  * THE table of which plan reaches what (docs/api.md "Plans and limits" prints it). Entries name GraphQL

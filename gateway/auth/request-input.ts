@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { BadRequestError } from '../../subgraphs/shared/errors.ts';
-import { parseArguments } from '../../subgraphs/shared/validation.ts';
+import { BadRequestError } from '../../subgraphs/platform/errors.ts';
+import { parseArguments } from '../../subgraphs/platform/validation.ts';
 
 /** The query string or body of a route that takes none: anything sent is an unknown parameter. */
 export const NOTHING = z.strictObject({});

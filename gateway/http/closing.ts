@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { ServiceUnavailableError } from '../../subgraphs/shared/errors.ts';
+import { ServiceUnavailableError } from '../../subgraphs/platform/errors.ts';
 
 /**
  * Requests that arrive on a kept-alive connection while the server shuts down: our 503 body (and a closed

@@ -1,9 +1,9 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { Database, Mode } from '../../subgraphs/shared/database.ts';
-import type { ErrorBody } from '../../subgraphs/shared/errors.ts';
-import { logger } from '../../subgraphs/shared/logger.ts';
+import type { Database, Mode } from '../../subgraphs/platform/database.ts';
+import type { ErrorBody } from '../../subgraphs/platform/errors.ts';
+import { logger } from '../../subgraphs/platform/logger.ts';
 import type { UsageMeter } from '../limits/usage-meter.ts';
 
 export interface MetricsOptions {

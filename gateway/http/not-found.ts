@@ -1,7 +1,7 @@
 import FindMyWay from 'find-my-way';
 import type { HTTPMethod } from 'find-my-way';
 import type { FastifyInstance } from 'fastify';
-import type { ErrorBody } from '../../subgraphs/shared/errors.ts';
+import type { ErrorBody } from '../../subgraphs/platform/errors.ts';
 
 /**
  * Answers requests no route takes: `405` with `Allow` when the path is a route's under another method (so a

@@ -1,7 +1,7 @@
 import type { ApolloServerPlugin } from '@apollo/server';
 import { GraphQLError, Kind, visit } from 'graphql';
 import type { DocumentNode } from 'graphql';
-import { BadRequestError } from '../../subgraphs/shared/errors.ts';
+import { BadRequestError } from '../../subgraphs/platform/errors.ts';
 import { UNSAFE_TEXT_PROBLEM, collectUnsafeText, isUnsafeText } from './unsafe-text.ts';
 
 /** The details of unsafe text in an operation: its variables by name, its string literals as `query`. */

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { BadRequestError } from '../../subgraphs/shared/errors.ts';
+import { BadRequestError } from '../../subgraphs/platform/errors.ts';
 import { collectUnsafeText } from './unsafe-text.ts';
 
 const GRAPHQL_PATH = '/graphql';

@@ -1,5 +1,5 @@
 import { Counter } from 'prom-client';
-import { logger } from '../../subgraphs/shared/logger.ts';
+import { logger } from '../../subgraphs/platform/logger.ts';
 import { StoreUnavailableError } from './store.ts';
 
 /** Checks skipped because the counter store (Redis) was away; an alert on it says limits are not enforced. */

@@ -1,6 +1,6 @@
 import { getGraphQLRateLimiter } from 'graphql-rate-limit';
 import type { GraphQLResolveInfo } from 'graphql';
-import type { Viewer } from '../../subgraphs/shared/context.ts';
+import type { Viewer } from '../../subgraphs/platform/context.ts';
 import { FIELD_LIMITS } from './policy.ts';
 import type { CounterStore } from './store.ts';
 

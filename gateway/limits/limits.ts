@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { env } from '../../subgraphs/shared/config.ts';
+import { env } from '../../subgraphs/platform/config.ts';
 import { failOpen } from './fail-open.ts';
 import { createFieldLimiter } from './field-limits.ts';
 import type { LimitOptions } from './policy.ts';

@@ -1,6 +1,6 @@
 import { Kind } from 'graphql';
 import type { DocumentNode, OperationDefinitionNode } from 'graphql';
-import { BadRequestError } from '../../subgraphs/shared/errors.ts';
+import { BadRequestError } from '../../subgraphs/platform/errors.ts';
 import { QUERY_LIMITS } from './policy.ts';
 import type { OperationShape } from './query-cost.ts';
 

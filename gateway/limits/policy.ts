@@ -1,4 +1,4 @@
-import type { Plan } from '../../subgraphs/shared/context.ts';
+import type { Plan } from '../../subgraphs/platform/context.ts';
 
 /** The numbers behind docs/api.md "Plans and limits"; every limit reads them from here. */
 export type RateLimitScheme = 'A' | 'B';

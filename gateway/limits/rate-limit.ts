@@ -1,5 +1,5 @@
-import type { Viewer } from '../../subgraphs/shared/context.ts';
-import { ApiError, ForbiddenError } from '../../subgraphs/shared/errors.ts';
+import type { Viewer } from '../../subgraphs/platform/context.ts';
+import { ApiError, ForbiddenError } from '../../subgraphs/platform/errors.ts';
 import { REQUESTS_PER_DAY, REQUESTS_PER_MINUTE } from './policy.ts';
 import type { RateLimitScheme } from './policy.ts';
 import type { CounterStore } from './store.ts';

@@ -1,6 +1,6 @@
 import { Redis, ReplyError } from 'ioredis';
-import { env } from '../../subgraphs/shared/config.ts';
-import { ServiceUnavailableError } from '../../subgraphs/shared/errors.ts';
+import { env } from '../../subgraphs/platform/config.ts';
+import { ServiceUnavailableError } from '../../subgraphs/platform/errors.ts';
 
 /**
  * Where rate-limit counters live: this process's memory by default, Redis when REDIS_URL is set so that

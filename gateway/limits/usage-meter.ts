@@ -1,6 +1,6 @@
-import type { Viewer } from '../../subgraphs/shared/context.ts';
-import type { Database } from '../../subgraphs/shared/database.ts';
-import { logger } from '../../subgraphs/shared/logger.ts';
+import type { Viewer } from '../../subgraphs/platform/context.ts';
+import type { Database } from '../../subgraphs/platform/database.ts';
+import { logger } from '../../subgraphs/platform/logger.ts';
 import { liveUsage, readUsage, recordCall, utcDay } from './usage.ts';
 import type { Usage } from './usage.ts';
 

@@ -1,6 +1,6 @@
-import type { Viewer } from '../../subgraphs/shared/context.ts';
-import type { Database } from '../../subgraphs/shared/database.ts';
-import { ForbiddenError } from '../../subgraphs/shared/errors.ts';
+import type { Viewer } from '../../subgraphs/platform/context.ts';
+import type { Database } from '../../subgraphs/platform/database.ts';
+import { ForbiddenError } from '../../subgraphs/platform/errors.ts';
 import { DAILY_ALLOWANCE, OVERAGE_PRICE_PER_CALL } from './policy.ts';
 
 /** The caller's usage in the current period: the sandbox key's whole trial, or the account's live UTC day. */

@@ -1,4 +1,4 @@
-import { BadRequestError } from '../../subgraphs/shared/errors.ts';
+import { BadRequestError } from '../../subgraphs/platform/errors.ts';
 
 /** A JSON type, or the values of a GraphQL enum (a string of that enum). */
 type JsonType = 'string' | 'string[]' | 'object' | readonly string[];

@@ -1,6 +1,6 @@
 import { GraphQLError, execute, getVariableValues, validate } from 'graphql';
 import type { DocumentNode, GraphQLFormattedError, GraphQLSchema, OperationDefinitionNode } from 'graphql';
-import type { RequestContext } from '../../subgraphs/shared/context.ts';
+import type { RequestContext } from '../../subgraphs/platform/context.ts';
 import { formatGraphQLError } from '../errors.ts';
 import type { InFlightFetches, SubgraphResponse } from '../in-flight-fetches.ts';
 import type { createFieldLimiter } from '../limits/field-limits.ts';

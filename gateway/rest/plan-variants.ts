@@ -1,6 +1,6 @@
 import { TypeInfo, print, visit, visitWithTypeInfo } from 'graphql';
 import type { DocumentNode, FieldNode, GraphQLSchema } from 'graphql';
-import type { Plan } from '../../subgraphs/shared/context.ts';
+import type { Plan } from '../../subgraphs/platform/context.ts';
 import { planReaches, ruleFor } from '../auth/plan-access.ts';
 
 /** A caller without a credential gets the lowest plan's fields (and, in the subgraphs, its signal history). */

@@ -1,6 +1,6 @@
 import { getNamedType } from 'graphql';
 import type { GraphQLField } from 'graphql';
-import { NotFoundError } from '../../subgraphs/shared/errors.ts';
+import { NotFoundError } from '../../subgraphs/platform/errors.ts';
 import { RECORD_TYPES, RECORD_TYPE_NAMES, selectionOf, snakeCase } from '../../subgraphs/verticals/record-types.ts';
 import type { RecordType, RecordTypeName } from '../../subgraphs/verticals/record-types.ts';
 import { LEAD_STATUSES, VERTICAL_VALUES } from '../../subgraphs/verticals/types/lead.ts';

@@ -1,4 +1,4 @@
-import type { Database } from '../../subgraphs/shared/database.ts';
+import type { Database } from '../../subgraphs/platform/database.ts';
 
 /**
  * Rows to COPY ... WITH (FORMAT csv). Generators yield plain arrays in column order, each row becomes a CSV

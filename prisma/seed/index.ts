@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import type { Database } from '../../subgraphs/shared/database.ts';
+import type { Database } from '../../subgraphs/platform/database.ts';
 import { copyRows } from './copy.ts';
 import { createContext, isoDay, type SeedContext } from './context.ts';
 import { TOP_SIGNALS_SQL, briefingWindow, type DayTopSignal } from './generate/briefing.ts';

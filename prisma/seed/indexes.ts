@@ -1,4 +1,4 @@
-import type { Database } from '../../subgraphs/shared/database.ts';
+import type { Database } from '../../subgraphs/platform/database.ts';
 
 /**
  * Index and sequence housekeeping around a bulk load. Building an index once over loaded rows is several

@@ -1,6 +1,6 @@
 import { parseCommandLine } from '../../scripts/command-line.ts';
-import { env } from '../../subgraphs/shared/config.ts';
-import { openDatabase, type Mode } from '../../subgraphs/shared/database.ts';
+import { env } from '../../subgraphs/platform/config.ts';
+import { openDatabase, type Mode } from '../../subgraphs/platform/database.ts';
 import { applyMigrations } from '../migrate.ts';
 import { isSeeded, resetSeedTables, seedDatabase, type SeedProgress } from './index.ts';
 

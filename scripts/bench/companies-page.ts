@@ -1,6 +1,6 @@
 import type { Prisma } from '../../prisma/generated/client/client.ts';
-import type { Database } from '../../subgraphs/shared/database.ts';
-import { countTotal } from '../../subgraphs/shared/totals.ts';
+import type { Database } from '../../subgraphs/platform/database.ts';
+import { countTotal } from '../../subgraphs/platform/totals.ts';
 
 /** The companies list page as the documented REST route asks for it: filters, sort by ai_score, offset page. */
 export interface CompanyPageQuery {
@@ -24,7 +24,7 @@ export function companyPageQuery(params: URLSearchParams): CompanyPageQuery {
 
 /**
  * The same statements the resolver sends (the page through Prisma, all scalar columns, ordered by ai_score with id
- * as tie-breaker; the total as subgraphs/shared/totals.ts counts it, capped at 10,000 and estimated past it),
+ * as tie-breaker; the total as subgraphs/platform/totals.ts counts it, capped at 10,000 and estimated past it),
  * written by hand and run concurrently as GraphQL runs them.
  */
 export async function companiesPageViaSql(db: Database, query: CompanyPageQuery) {

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import pg from 'pg';
 import { createAccount, createApiKey } from '../../gateway/auth/api-keys.ts';
-import { openDatabase } from '../../subgraphs/shared/database.ts';
+import { openDatabase } from '../../subgraphs/platform/database.ts';
 import { ROOT } from './processes.ts';
 
 /** One database per scale on the bench server: bench_100k, bench_1m, bench_10m. */

@@ -5,8 +5,8 @@ import { execute, parse, validate } from 'graphql';
 import type { DocumentNode } from 'graphql';
 import { SUBGRAPHS } from '../../subgraphs/index.ts';
 import type { SubgraphName } from '../../subgraphs/index.ts';
-import type { RequestContext, Viewer } from '../../subgraphs/shared/context.ts';
-import { openDatabase } from '../../subgraphs/shared/database.ts';
+import type { RequestContext, Viewer } from '../../subgraphs/platform/context.ts';
+import { openDatabase } from '../../subgraphs/platform/database.ts';
 import { companiesPageViaPrisma, companiesPageViaSql, companyPageQuery } from './companies-page.ts';
 
 /**

@@ -2,8 +2,8 @@ import { parseArgs } from 'node:util';
 import { createAccount, createApiKey, MODES, PLANS } from '../../gateway/auth/api-keys.ts';
 import { hashPassword } from '../../gateway/auth/passwords.ts';
 import { asksForHelp } from '../command-line.ts';
-import type { Plan } from '../../subgraphs/shared/context.ts';
-import type { Database, Mode } from '../../subgraphs/shared/database.ts';
+import type { Plan } from '../../subgraphs/platform/context.ts';
+import type { Database, Mode } from '../../subgraphs/platform/database.ts';
 import { isUsageError, UsageError } from './tool.ts';
 import type { CommandOutput, CommandTool, PreparedCommand } from './tool.ts';
 

@@ -1,9 +1,9 @@
 import { applyMigrations } from '../../prisma/migrate.ts';
 import { acquireDataDirLock, DataDirLockedError, describeHolder } from '../../gateway/data-dir-lock.ts';
 import type { LockHolder } from '../../gateway/data-dir-lock.ts';
-import { env } from '../../subgraphs/shared/config.ts';
-import { openDatabase } from '../../subgraphs/shared/database.ts';
-import type { Database, Mode } from '../../subgraphs/shared/database.ts';
+import { env } from '../../subgraphs/platform/config.ts';
+import { openDatabase } from '../../subgraphs/platform/database.ts';
+import type { Database, Mode } from '../../subgraphs/platform/database.ts';
 import { adminSocketPath } from './protocol.ts';
 import { handOver, ServerUnreachableError } from './server-client.ts';
 import { loadTool } from './tool.ts';

@@ -1,4 +1,4 @@
-import type { Database, Mode } from '../../subgraphs/shared/database.ts';
+import type { Database, Mode } from '../../subgraphs/platform/database.ts';
 
 /** Where a command prints: the terminal, or the admin socket back to the command that handed its work over. */
 export interface CommandOutput {

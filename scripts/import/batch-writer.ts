@@ -1,4 +1,4 @@
-import type { SqlClient } from '../../subgraphs/shared/database.ts';
+import type { SqlClient } from '../../subgraphs/platform/database.ts';
 import type { ImportCounts } from './importer.ts';
 
 /**

@@ -1,4 +1,4 @@
-import type { Database } from '../../subgraphs/shared/database.ts';
+import type { Database } from '../../subgraphs/platform/database.ts';
 import type { RejectLog } from './rejects.ts';
 
 /** What one import run did, printed as the last line of the command. */

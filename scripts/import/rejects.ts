@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { SqlClient } from '../../subgraphs/shared/database.ts';
+import type { SqlClient } from '../../subgraphs/platform/database.ts';
 import { RecordRejection } from './importer.ts';
 import type { ImportCounts } from './importer.ts';
 

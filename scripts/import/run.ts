@@ -1,5 +1,5 @@
 import { refreshMarketRollups } from '../../subgraphs/markets/rollups.ts';
-import type { Database } from '../../subgraphs/shared/database.ts';
+import type { Database } from '../../subgraphs/platform/database.ts';
 import type { ImportCounts, ImportOptions } from './importer.ts';
 import { RejectLog } from './rejects.ts';
 import { IMPORTERS } from './sources/index.ts';

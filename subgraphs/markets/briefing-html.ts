@@ -1,5 +1,5 @@
 import type { CongressionalTrade, Signal } from '../../prisma/generated/client/client.ts';
-import { formatDate } from '../shared/dates.ts';
+import { formatDate } from '../platform/dates.ts';
 
 /** What a daily briefing page shows. */
 export interface BriefingContent {

@@ -1,5 +1,5 @@
-import { createBuilder } from '../shared/builder.ts';
-import { definePageInfo } from '../shared/paging.ts';
+import { createBuilder } from '../platform/builder.ts';
+import { definePageInfo } from '../platform/paging.ts';
 
 /** The markets subgraph's one builder; every file in types/ adds to it. */
 export const builder = createBuilder();

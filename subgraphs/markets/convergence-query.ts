@@ -1,6 +1,6 @@
 import type { CongressionalTrade as TradeRow, Signal as SignalRow } from '../../prisma/generated/client/client.ts';
-import type { Database } from '../shared/database.ts';
-import { utcDate } from '../shared/dates.ts';
+import type { Database } from '../platform/database.ts';
+import { utcDate } from '../platform/dates.ts';
 import { CONVERGENCE_WEIGHTS } from './convergence-score.ts';
 import type { ConvergenceLead } from './convergence-score.ts';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { SqlClient } from '../shared/database.ts';
+import type { SqlClient } from '../platform/database.ts';
 import { nameTokens, normalizeName } from './names.ts';
 
 /**

@@ -1,4 +1,4 @@
-import type { Database } from '../shared/database.ts';
+import type { Database } from '../platform/database.ts';
 
 /**
  * The market rollups (materialized views of migration market_rollups) that the aggregate routes read. Whatever

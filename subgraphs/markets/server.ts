@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import type { Database, Mode } from '../shared/database.ts';
-import { createSubgraphServer as createServer } from '../shared/subgraph-server.ts';
+import type { Database, Mode } from '../platform/database.ts';
+import { createSubgraphServer as createServer } from '../platform/subgraph-server.ts';
 import { marketsSchema } from './schema.ts';
 
 /** The markets subgraph as its own HTTP service (`npm run start:subgraph -- markets`). */

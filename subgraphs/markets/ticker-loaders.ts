@@ -1,9 +1,9 @@
 import DataLoader from 'dataloader';
 import type { CompanyProfile, CongressionalTrade, Signal } from '../../prisma/generated/client/client.ts';
-import { loaderFor } from '../shared/context.ts';
-import type { RequestContext } from '../shared/context.ts';
-import { signalHistoryStart } from '../shared/plans.ts';
-import { utcDate } from '../shared/dates.ts';
+import { loaderFor } from '../platform/context.ts';
+import type { RequestContext } from '../platform/context.ts';
+import { signalHistoryStart } from '../platform/plans.ts';
+import { utcDate } from '../platform/dates.ts';
 
 /**
  * Per-request loaders of market data by ticker: every ticker asked for in one tick (the companies of a

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { RequestContext } from '../shared/context.ts';
+import type { RequestContext } from '../platform/context.ts';
 
 /** A ticker symbol as clients type it (any case, at most 10 characters), normalised to upper case. */
 export const tickerSymbol = z

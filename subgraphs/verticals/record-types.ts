@@ -1,6 +1,6 @@
 import type { Prisma } from '../../prisma/generated/client/client.ts';
-import type { Database } from '../shared/database.ts';
-import type { RecordKind } from '../shared/ids.ts';
+import type { Database } from '../platform/database.ts';
+import type { RecordKind } from '../platform/ids.ts';
 import { attorneyFilter, attorneyWhere } from './types/attorney.ts';
 import { companyFilter, companyWhere } from './types/company.ts';
 import { contactFilter, contactWhere } from './types/contact.ts';

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { STATUS_BY_CODE } from '../../subgraphs/shared/errors.ts';
+import { STATUS_BY_CODE } from '../../subgraphs/platform/errors.ts';
 
 /** Statuses the HTTP layer answers for a request it cannot take (body, URL or headers too large, wrong type). */
 const FRAMEWORK_STATUSES = new Set([413, 414, 415, 431]);

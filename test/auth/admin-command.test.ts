@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashKey } from '../../gateway/auth/api-keys.ts';
 import { verifyPassword } from '../../gateway/auth/passwords.ts';
-import { openDatabase } from '../../subgraphs/shared/database.ts';
+import { openDatabase } from '../../subgraphs/platform/database.ts';
 
 const run = promisify(execFile);
 const ROOT = new URL('../../', import.meta.url).pathname;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../subgraphs/shared/database.ts';
-import type { Database } from '../../subgraphs/shared/database.ts';
+import { openDatabase } from '../../subgraphs/platform/database.ts';
+import type { Database } from '../../subgraphs/platform/database.ts';
 import { startTestService } from '../support/service.ts';
 import type { TestService } from '../support/service.ts';
 

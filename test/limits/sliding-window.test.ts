@@ -7,7 +7,7 @@ import { takeRequest } from '../../gateway/limits/rate-limit.ts';
 import { MemoryCounterStore, RedisCounterStore } from '../../gateway/limits/store.ts';
 import type { CounterStore } from '../../gateway/limits/store.ts';
 import { createServer } from '../../gateway/server.ts';
-import type { Viewer } from '../../subgraphs/shared/context.ts';
+import type { Viewer } from '../../subgraphs/platform/context.ts';
 import { createTestDatabases } from '../support/databases.ts';
 import type { TestDatabases } from '../support/databases.ts';
 import { startTestRedis } from '../support/redis.ts';

@@ -4,7 +4,7 @@ import type { Lead } from '../../subgraphs/markets/convergence-query.ts';
 import { convergenceLeads } from '../../subgraphs/markets/convergence-score.ts';
 import { refreshMarketRollups } from '../../subgraphs/markets/rollups.ts';
 import { daysAgo } from '../../subgraphs/markets/types/congressional-trade.ts';
-import type { Database } from '../../subgraphs/shared/database.ts';
+import type { Database } from '../../subgraphs/platform/database.ts';
 import { createTestDatabases, type TestDatabases } from '../support/databases.ts';
 import { DAY } from './fixture.ts';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFERRED_JOIN_FROM } from '../../subgraphs/shared/deep-page.ts';
+import { DEFERRED_JOIN_FROM } from '../../subgraphs/platform/deep-page.ts';
 import { startTestService } from '../support/service.ts';
 import type { TestService } from '../support/service.ts';
 import { day, noon } from './fixture.ts';

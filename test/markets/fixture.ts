@@ -1,5 +1,5 @@
 import { refreshMarketRollups } from '../../subgraphs/markets/rollups.ts';
-import type { Database } from '../../subgraphs/shared/database.ts';
+import type { Database } from '../../subgraphs/platform/database.ts';
 
 /**
  * A small hand-built market dataset whose answers are known (convergence scores, changes, spreads), with

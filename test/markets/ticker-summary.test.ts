@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { refreshMarketRollups } from '../../subgraphs/markets/rollups.ts';
-import { SIGNAL_HISTORY_DAYS } from '../../subgraphs/shared/plans.ts';
-import type { Database } from '../../subgraphs/shared/database.ts';
+import { SIGNAL_HISTORY_DAYS } from '../../subgraphs/platform/plans.ts';
+import type { Database } from '../../subgraphs/platform/database.ts';
 import { startTestService } from '../support/service.ts';
 import type { TestService } from '../support/service.ts';
 import { DAY, day, loadMarketFixture } from './fixture.ts';

@@ -3,8 +3,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { openDatabase } from '../../subgraphs/shared/database.ts';
-import type { Database, Mode } from '../../subgraphs/shared/database.ts';
+import { openDatabase } from '../../subgraphs/platform/database.ts';
+import type { Database, Mode } from '../../subgraphs/platform/database.ts';
 import { copyPgliteTemplate, databaseUrl, postgresTemplate } from './templates.ts';
 
 /** Which engine this test run uses (vitest.config.ts runs the suite once per engine). */

@@ -2,8 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { createAccount, createApiKey } from '../../gateway/auth/api-keys.ts';
 import { createServer } from '../../gateway/server.ts';
 import type { ServerOptions } from '../../gateway/server.ts';
-import type { Plan } from '../../subgraphs/shared/context.ts';
-import type { Database, Mode } from '../../subgraphs/shared/database.ts';
+import type { Plan } from '../../subgraphs/platform/context.ts';
+import type { Database, Mode } from '../../subgraphs/platform/database.ts';
 import { createTestDatabases } from './databases.ts';
 import type { TestDatabases } from './databases.ts';
 

@@ -5,8 +5,8 @@ import pg from 'pg';
 import { inject } from 'vitest';
 import { applyMigrations } from '../../prisma/migrate.ts';
 import { seedDatabase } from '../../prisma/seed/index.ts';
-import { openDatabase } from '../../subgraphs/shared/database.ts';
-import type { Mode } from '../../subgraphs/shared/database.ts';
+import { openDatabase } from '../../subgraphs/platform/database.ts';
+import type { Mode } from '../../subgraphs/platform/database.ts';
 
 /**
  * Migrating and seeding take most of a test file's start-up, and most files want the same data. So each

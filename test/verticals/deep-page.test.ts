@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { orderBy } from '../../subgraphs/shared/paging.ts';
-import type { Database } from '../../subgraphs/shared/database.ts';
-import { findPage } from '../../subgraphs/shared/deep-page.ts';
+import { orderBy } from '../../subgraphs/platform/paging.ts';
+import type { Database } from '../../subgraphs/platform/database.ts';
+import { findPage } from '../../subgraphs/platform/deep-page.ts';
 import { createTestDatabases } from '../support/databases.ts';
 import type { TestDatabases } from '../support/databases.ts';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CANDIDATE_CAP, wasCanceledByTimeout } from '../../subgraphs/verticals/search/query.ts';
-import { env } from '../../subgraphs/shared/config.ts';
+import { env } from '../../subgraphs/platform/config.ts';
 import { SEARCH_SOURCES } from '../../subgraphs/verticals/search/sources.ts';
 import { startTestService } from '../support/service.ts';
 import type { TestService } from '../support/service.ts';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { SqlClient } from '../../../subgraphs/shared/database.ts';
+import type { SqlClient } from '../../../subgraphs/platform/database.ts';
 import { STOCK_ACT_DEADLINE_DAYS } from '../../../subgraphs/markets/disclosure.ts';
 import { BatchWriter } from '../batch-writer.ts';
 import type { UpsertTable } from '../batch-writer.ts';

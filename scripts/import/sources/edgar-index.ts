@@ -1,4 +1,4 @@
-import type { SqlClient } from '../../../subgraphs/shared/database.ts';
+import type { SqlClient } from '../../../subgraphs/platform/database.ts';
 import { BatchWriter } from '../batch-writer.ts';
 import type { Row } from '../batch-writer.ts';
 import { emptyCounts, reject } from '../importer.ts';

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
-import type { SqlClient } from '../../../subgraphs/shared/database.ts';
+import type { SqlClient } from '../../../subgraphs/platform/database.ts';
 import { BatchWriter } from '../batch-writer.ts';
 import { emptyCounts, reject } from '../importer.ts';
 import type { ImportCounts, Importer } from '../importer.ts';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { NotFoundError } from '../../shared/errors.ts';
-import { parseArguments } from '../../shared/validation.ts';
+import { NotFoundError } from '../../platform/errors.ts';
+import { parseArguments } from '../../platform/validation.ts';
 import { builder } from '../builder.ts';
 import { tickerSymbol } from '../tickers.ts';
 

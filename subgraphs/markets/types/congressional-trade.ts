@@ -1,17 +1,17 @@
 import { z } from 'zod';
 import type { Prisma } from '../../../prisma/generated/client/client.ts';
-import type { RequestContext } from '../../shared/context.ts';
-import { BadRequestError } from '../../shared/errors.ts';
-import { pageInfoSource, resolvePaging } from '../../shared/paging.ts';
-import { parseArguments, withoutNulls } from '../../shared/validation.ts';
-import { findPage } from '../../shared/deep-page.ts';
+import type { RequestContext } from '../../platform/context.ts';
+import { BadRequestError } from '../../platform/errors.ts';
+import { pageInfoSource, resolvePaging } from '../../platform/paging.ts';
+import { parseArguments, withoutNulls } from '../../platform/validation.ts';
+import { findPage } from '../../platform/deep-page.ts';
 import { PageInfo, builder } from '../builder.ts';
-import { isoDate } from '../../shared/dates.ts';
+import { isoDate } from '../../platform/dates.ts';
 import { disclosureLagDays, isLateDisclosure, parseAmountRange } from '../disclosure.ts';
 import { matchingTradeMemberNames, memberQuery } from '../member-match.ts';
 import { tickerSymbol } from '../tickers.ts';
 import { Chamber, Party } from './member.ts';
-import { countTotal } from '../../shared/totals.ts';
+import { countTotal } from '../../platform/totals.ts';
 
 export const TradeType = builder.enumType('TradeType', {
   values: ['purchase', 'sale', 'sale_partial', 'exchange'] as const,

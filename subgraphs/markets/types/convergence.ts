@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { signalHistoryStart } from '../../shared/plans.ts';
-import { parseArguments } from '../../shared/validation.ts';
+import { signalHistoryStart } from '../../platform/plans.ts';
+import { parseArguments } from '../../platform/validation.ts';
 import { builder } from '../builder.ts';
 import { CONVERGENCE_EVIDENCE_LIMIT, convergenceLeadsFromDatabase } from '../convergence-query.ts';
 import type { Lead } from '../convergence-query.ts';

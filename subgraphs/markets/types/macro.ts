@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import type { RequestContext } from '../../shared/context.ts';
-import { NotFoundError } from '../../shared/errors.ts';
-import { parseArguments, withoutNulls } from '../../shared/validation.ts';
+import type { RequestContext } from '../../platform/context.ts';
+import { NotFoundError } from '../../platform/errors.ts';
+import { parseArguments, withoutNulls } from '../../platform/validation.ts';
 import { builder } from '../builder.ts';
-import { isoDate, utcDate } from '../../shared/dates.ts';
+import { isoDate, utcDate } from '../../platform/dates.ts';
 import { MACRO_SERIES } from '../macro-series.ts';
 
 export interface YieldCurveSource {

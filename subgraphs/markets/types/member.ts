@@ -1,8 +1,8 @@
 import DataLoader from 'dataloader';
 import { z } from 'zod';
-import { loaderFor } from '../../shared/context.ts';
-import type { RequestContext } from '../../shared/context.ts';
-import { parseArguments } from '../../shared/validation.ts';
+import { loaderFor } from '../../platform/context.ts';
+import type { RequestContext } from '../../platform/context.ts';
+import { parseArguments } from '../../platform/validation.ts';
 import { builder } from '../builder.ts';
 import { memberQuery, searchMembers } from '../member-match.ts';
 

@@ -1,14 +1,14 @@
 import { z } from 'zod';
 import type { Prisma } from '../../../prisma/generated/client/client.ts';
-import type { RequestContext } from '../../shared/context.ts';
-import { BadRequestError, NotFoundError } from '../../shared/errors.ts';
-import { pageInfoSource, resolvePaging } from '../../shared/paging.ts';
-import { signalHistoryStart } from '../../shared/plans.ts';
-import { parseArguments, withoutNulls } from '../../shared/validation.ts';
-import { findPage } from '../../shared/deep-page.ts';
+import type { RequestContext } from '../../platform/context.ts';
+import { BadRequestError, NotFoundError } from '../../platform/errors.ts';
+import { pageInfoSource, resolvePaging } from '../../platform/paging.ts';
+import { signalHistoryStart } from '../../platform/plans.ts';
+import { parseArguments, withoutNulls } from '../../platform/validation.ts';
+import { findPage } from '../../platform/deep-page.ts';
 import { PageInfo, builder } from '../builder.ts';
 import { isKnownTicker, tickerSymbol } from '../tickers.ts';
-import { countTotal } from '../../shared/totals.ts';
+import { countTotal } from '../../platform/totals.ts';
 
 // Enum values are the documented wire values, so REST and GraphQL spell them alike.
 export const SignalType = builder.enumType('SignalType', {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { RequestContext } from '../../shared/context.ts';
-import { signalHistoryStart } from '../../shared/plans.ts';
-import { parseArguments } from '../../shared/validation.ts';
+import type { RequestContext } from '../../platform/context.ts';
+import { signalHistoryStart } from '../../platform/plans.ts';
+import { parseArguments } from '../../platform/validation.ts';
 import { builder } from '../builder.ts';
 import { isKnownTicker, tickerSymbol } from '../tickers.ts';
 import { profileByTicker, quoteByTicker, signalsByTicker, tradesByTicker } from '../ticker-loaders.ts';

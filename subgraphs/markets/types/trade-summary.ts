@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { parseArguments } from '../../shared/validation.ts';
+import { parseArguments } from '../../platform/validation.ts';
 import { builder } from '../builder.ts';
-import { formatDate } from '../../shared/dates.ts';
+import { formatDate } from '../../platform/dates.ts';
 import { DEFAULT_TRADE_DAYS, daysAgo } from './congressional-trade.ts';
 import { Chamber, Party } from './member.ts';
 

@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import type { RequestContext } from '../../shared/context.ts';
-import { ConflictError, NotFoundError, UnauthorizedError } from '../../shared/errors.ts';
-import { pageInfoSource, resolvePaging } from '../../shared/paging.ts';
-import type { PageInfoSource } from '../../shared/paging.ts';
-import { countTotal } from '../../shared/totals.ts';
-import { parseArguments, withoutNulls } from '../../shared/validation.ts';
+import type { RequestContext } from '../../platform/context.ts';
+import { ConflictError, NotFoundError, UnauthorizedError } from '../../platform/errors.ts';
+import { pageInfoSource, resolvePaging } from '../../platform/paging.ts';
+import type { PageInfoSource } from '../../platform/paging.ts';
+import { countTotal } from '../../platform/totals.ts';
+import { parseArguments, withoutNulls } from '../../platform/validation.ts';
 import { PageInfo, builder } from '../builder.ts';
 import { tickerSymbol } from '../tickers.ts';
 import { profileByTicker, quoteByTicker, signalsByTicker, tradesByTicker } from '../ticker-loaders.ts';

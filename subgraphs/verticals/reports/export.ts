@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { execute, getNamedType, parse } from 'graphql';
 import type { DocumentNode } from 'graphql';
-import type { Database } from '../../shared/database.ts';
-import { formatId } from '../../shared/ids.ts';
+import type { Database } from '../../platform/database.ts';
+import { formatId } from '../../platform/ids.ts';
 import { RECORD_TYPES, selectionOf } from '../record-types.ts';
 import type { RecordType, RecordTypeName } from '../record-types.ts';
 import { verticalsSchema } from '../schema.ts';

@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import type { Database } from '../../shared/database.ts';
+import type { Database } from '../../platform/database.ts';
 
 /**
  * The report job queue is the report_jobs table. Workers claim with `FOR UPDATE SKIP LOCKED`, so workers in

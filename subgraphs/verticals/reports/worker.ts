@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { env } from '../../shared/config.ts';
-import type { Database, Mode } from '../../shared/database.ts';
-import { logger } from '../../shared/logger.ts';
+import { env } from '../../platform/config.ts';
+import type { Database, Mode } from '../../platform/database.ts';
+import { logger } from '../../platform/logger.ts';
 import { exportReport } from './export.ts';
 import { MAX_ATTEMPTS, claimJob, completeJob, failJob, heartbeat, onJobQueued, releaseJob } from './queue.ts';
 

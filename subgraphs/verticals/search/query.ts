@@ -1,5 +1,5 @@
-import { env } from '../../shared/config.ts';
-import type { Database } from '../../shared/database.ts';
+import { env } from '../../platform/config.ts';
+import type { Database } from '../../platform/database.ts';
 import { RECORD_VERTICAL } from '../types/vertical-record.ts';
 import type { VerticalRecordKind } from '../types/vertical-record.ts';
 import { SEARCH_SOURCES } from './sources.ts';

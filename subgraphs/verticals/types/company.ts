@@ -1,15 +1,15 @@
 import { z } from 'zod';
 import type { Prisma } from '../../../prisma/generated/client/client.ts';
-import { formatRevenue } from '../../shared/format.ts';
-import { formatId, parseId } from '../../shared/ids.ts';
-import { defineSort, orderBy, pageInfoSource, resolvePaging } from '../../shared/paging.ts';
-import type { SortOrder } from '../../shared/paging.ts';
-import { stateCode } from '../../shared/us-states.ts';
-import { parseArguments, withoutNulls } from '../../shared/validation.ts';
+import { formatRevenue } from '../../platform/format.ts';
+import { formatId, parseId } from '../../platform/ids.ts';
+import { defineSort, orderBy, pageInfoSource, resolvePaging } from '../../platform/paging.ts';
+import type { SortOrder } from '../../platform/paging.ts';
+import { stateCode } from '../../platform/us-states.ts';
+import { parseArguments, withoutNulls } from '../../platform/validation.ts';
 import { PageInfo, builder } from '../builder.ts';
-import { findPage } from '../../shared/deep-page.ts';
+import { findPage } from '../../platform/deep-page.ts';
 import { connectionMaxSize } from './record-page.ts';
-import { countTotal } from '../../shared/totals.ts';
+import { countTotal } from '../../platform/totals.ts';
 
 export const Company = builder.prismaObject('Company', {
   description: 'A business with its top decision maker; `contacts` lists all of them.',

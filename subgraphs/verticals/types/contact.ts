@@ -1,14 +1,14 @@
 import { z } from 'zod';
 import type { Prisma } from '../../../prisma/generated/client/client.ts';
-import { formatId, parseId } from '../../shared/ids.ts';
-import { defineSort } from '../../shared/paging.ts';
-import { parseArguments, withoutNulls } from '../../shared/validation.ts';
+import { formatId, parseId } from '../../platform/ids.ts';
+import { defineSort } from '../../platform/paging.ts';
+import { parseArguments, withoutNulls } from '../../platform/validation.ts';
 import { PageInfo, builder } from '../builder.ts';
 import { recordIdFilter } from './record-filter.ts';
-import { findPage } from '../../shared/deep-page.ts';
+import { findPage } from '../../platform/deep-page.ts';
 import { connectionMaxSize, recordPage } from './record-page.ts';
 import type { RecordPage } from './record-page.ts';
-import { countTotal } from '../../shared/totals.ts';
+import { countTotal } from '../../platform/totals.ts';
 
 export const SENIORITIES = ['c_level', 'vp', 'director', 'manager', 'staff'] as const;
 export const Seniority = builder.enumType('Seniority', { values: SENIORITIES });

@@ -1,15 +1,15 @@
 import { z } from 'zod';
 import type { Lead as LeadRow, Prisma } from '../../../prisma/generated/client/client.ts';
-import type { RequestContext } from '../../shared/context.ts';
-import { BadRequestError, ConflictError, NotFoundError, UnauthorizedError } from '../../shared/errors.ts';
-import { formatId, parseId } from '../../shared/ids.ts';
-import { defineSort } from '../../shared/paging.ts';
-import { parseArguments, withoutNulls } from '../../shared/validation.ts';
+import type { RequestContext } from '../../platform/context.ts';
+import { BadRequestError, ConflictError, NotFoundError, UnauthorizedError } from '../../platform/errors.ts';
+import { formatId, parseId } from '../../platform/ids.ts';
+import { defineSort } from '../../platform/paging.ts';
+import { parseArguments, withoutNulls } from '../../platform/validation.ts';
 import { PageInfo, builder } from '../builder.ts';
 import { connectionMaxSize, recordPage } from './record-page.ts';
 import type { RecordPage } from './record-page.ts';
 import { RECORD_VERTICAL, VerticalRecord, loadRecord, parseRecordId, recordExists } from './vertical-record.ts';
-import { countTotal } from '../../shared/totals.ts';
+import { countTotal } from '../../platform/totals.ts';
 
 export const LEAD_STATUSES = ['new', 'contacted', 'qualified', 'converted', 'disqualified'] as const;
 export type LeadStatusValue = (typeof LEAD_STATUSES)[number];

@@ -1,15 +1,15 @@
 import { z } from 'zod';
 import type { Prisma } from '../../../prisma/generated/client/client.ts';
-import { formatId, parseId } from '../../shared/ids.ts';
-import { defineSort } from '../../shared/paging.ts';
-import { stateCode } from '../../shared/us-states.ts';
-import { parseArguments, withoutNulls } from '../../shared/validation.ts';
+import { formatId, parseId } from '../../platform/ids.ts';
+import { defineSort } from '../../platform/paging.ts';
+import { stateCode } from '../../platform/us-states.ts';
+import { parseArguments, withoutNulls } from '../../platform/validation.ts';
 import { PageInfo, builder } from '../builder.ts';
 import { nonNegativeNumber } from './record-filter.ts';
-import { findPage } from '../../shared/deep-page.ts';
+import { findPage } from '../../platform/deep-page.ts';
 import { connectionMaxSize, recordPage, relatedLimit } from './record-page.ts';
 import type { RecordPage } from './record-page.ts';
-import { countTotal } from '../../shared/totals.ts';
+import { countTotal } from '../../platform/totals.ts';
 
 export const OWNER_TYPES = ['individual', 'llc', 'trust', 'corporation'] as const;
 export const OwnerType = builder.enumType('OwnerType', { values: OWNER_TYPES });

@@ -1,16 +1,16 @@
 import { z } from 'zod';
 import type { Prisma } from '../../../prisma/generated/client/client.ts';
-import { formatId, parseId } from '../../shared/ids.ts';
-import { defineSort } from '../../shared/paging.ts';
-import { stateCode } from '../../shared/us-states.ts';
-import { parseArguments, withoutNulls } from '../../shared/validation.ts';
+import { formatId, parseId } from '../../platform/ids.ts';
+import { defineSort } from '../../platform/paging.ts';
+import { stateCode } from '../../platform/us-states.ts';
+import { parseArguments, withoutNulls } from '../../platform/validation.ts';
 import { PageInfo, builder } from '../builder.ts';
 import { cityName, nonNegativeNumber, percent, recordIdFilter } from './record-filter.ts';
-import { findPage } from '../../shared/deep-page.ts';
+import { findPage } from '../../platform/deep-page.ts';
 import { connectionMaxSize, recordPage } from './record-page.ts';
 import type { RecordPage } from './record-page.ts';
-import { countTotal } from '../../shared/totals.ts';
-import { equalsIgnoringCase } from '../../shared/text-match.ts';
+import { countTotal } from '../../platform/totals.ts';
+import { equalsIgnoringCase } from '../../platform/text-match.ts';
 
 export const PROPERTY_TYPES = ['single_family', 'condo', 'townhouse', 'multi_family', 'land', 'commercial'] as const;
 export const PropertyType = builder.enumType('PropertyType', { values: PROPERTY_TYPES });

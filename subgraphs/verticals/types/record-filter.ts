@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { ID_PREFIX } from '../../shared/ids.ts';
-import type { RecordKind } from '../../shared/ids.ts';
+import { ID_PREFIX } from '../../platform/ids.ts';
+import type { RecordKind } from '../../platform/ids.ts';
 
 /**
  * Filter pieces every record list shares. A filter names another record by its prefixed id (`company_id=b2b_7`);

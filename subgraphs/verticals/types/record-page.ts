@@ -1,8 +1,8 @@
-import type { RequestContext } from '../../shared/context.ts';
-import { BadRequestError } from '../../shared/errors.ts';
-import { orderBy, pageInfoSource, resolvePaging } from '../../shared/paging.ts';
-import type { PageInfoSource, SortOrder } from '../../shared/paging.ts';
-import type { Total } from '../../shared/totals.ts';
+import type { RequestContext } from '../../platform/context.ts';
+import { BadRequestError } from '../../platform/errors.ts';
+import { orderBy, pageInfoSource, resolvePaging } from '../../platform/paging.ts';
+import type { PageInfoSource, SortOrder } from '../../platform/paging.ts';
+import type { Total } from '../../platform/totals.ts';
 
 /** What a `<Thing>Page` object resolves from: the validated filter, order and offset of one page. */
 export interface RecordPage<Where> {

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import type { ReportJob as ReportJobRow } from '../../../prisma/generated/client/client.ts';
-import type { RequestContext } from '../../shared/context.ts';
-import { ApiError, BadRequestError } from '../../shared/errors.ts';
-import { formatId, parseId } from '../../shared/ids.ts';
-import { defineSort } from '../../shared/paging.ts';
-import { parseArguments, withoutNulls } from '../../shared/validation.ts';
+import type { RequestContext } from '../../platform/context.ts';
+import { ApiError, BadRequestError } from '../../platform/errors.ts';
+import { formatId, parseId } from '../../platform/ids.ts';
+import { defineSort } from '../../platform/paging.ts';
+import { parseArguments, withoutNulls } from '../../platform/validation.ts';
 import { PageInfo, builder } from '../builder.ts';
 import { PRIMARY_RECORD_TYPE, RECORD_TYPES, RECORD_TYPE_NAMES, camelCase, snakeCase } from '../record-types.ts';
 import type { RecordTypeName } from '../record-types.ts';
@@ -12,7 +12,7 @@ import { notifyJobQueued } from '../reports/queue.ts';
 import { accountOf, Vertical, VERTICAL_VALUES } from './lead.ts';
 import { recordPage } from './record-page.ts';
 import type { RecordPage } from './record-page.ts';
-import { countTotal } from '../../shared/totals.ts';
+import { countTotal } from '../../platform/totals.ts';
 
 export const REPORT_STATUSES = ['queued', 'processing', 'completed', 'failed'] as const;
 export const ReportStatus = builder.enumType('ReportStatus', { values: REPORT_STATUSES });

@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import type { RequestContext } from '../../shared/context.ts';
-import { BadRequestError } from '../../shared/errors.ts';
-import { formatId } from '../../shared/ids.ts';
-import { pageInfoSource, resolvePaging } from '../../shared/paging.ts';
-import type { PageInfoSource } from '../../shared/paging.ts';
-import { parseArguments } from '../../shared/validation.ts';
+import type { RequestContext } from '../../platform/context.ts';
+import { BadRequestError } from '../../platform/errors.ts';
+import { formatId } from '../../platform/ids.ts';
+import { pageInfoSource, resolvePaging } from '../../platform/paging.ts';
+import type { PageInfoSource } from '../../platform/paging.ts';
+import { parseArguments } from '../../platform/validation.ts';
 import { PageInfo, builder } from '../builder.ts';
 import { CANDIDATE_CAP, searchRecords } from '../search/query.ts';
 import type { SearchHitRow } from '../search/query.ts';

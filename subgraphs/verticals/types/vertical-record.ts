@@ -1,8 +1,8 @@
 import type { Attorney as AttorneyRow, Company as CompanyRow, Contact as ContactRow, Firm as FirmRow, Owner as OwnerRow, Property as PropertyRow } from '../../../prisma/generated/client/client.ts';
-import type { RequestContext } from '../../shared/context.ts';
-import type { Database } from '../../shared/database.ts';
-import { ID_PREFIX, kindOfId } from '../../shared/ids.ts';
-import type { RecordKind } from '../../shared/ids.ts';
+import type { RequestContext } from '../../platform/context.ts';
+import type { Database } from '../../platform/database.ts';
+import { ID_PREFIX, kindOfId } from '../../platform/ids.ts';
+import type { RecordKind } from '../../platform/ids.ts';
 import { builder } from '../builder.ts';
 import { Attorney } from './attorney.ts';
 import { Company } from './company.ts';
