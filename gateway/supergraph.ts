@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { composeServices } from '@apollo/composition';
+import { Supergraph } from '@apollo/federation-internals';
 import { printSubgraphSchema } from '@apollo/subgraph';
 import { parse } from 'graphql';
+import type { GraphQLSchema } from 'graphql';
 import { SUBGRAPHS } from '../subgraphs/index.ts';
 import type { SubgraphName } from '../subgraphs/index.ts';
 
@@ -29,4 +31,12 @@ export function composeSupergraph(): string {
 /** The checked-in supergraph the gateway serves (kept current by `npm run schema`, checked by a test). */
 export function readSupergraph(): string {
   return readFileSync(`${SCHEMA_DIR}supergraph.graphql`, 'utf8');
+}
+
+let api: GraphQLSchema | undefined;
+
+/** The client-facing schema of the checked-in supergraph: what the REST tables and the plan check are built against. */
+export function apiSchema(): GraphQLSchema {
+  api ??= Supergraph.build(readSupergraph()).apiSchema().toGraphQLJSSchema();
+  return api;
 }

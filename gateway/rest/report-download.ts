@@ -4,7 +4,7 @@ import { join, resolve, sep } from 'node:path';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { RequestContext } from '../../subgraphs/platform/context.ts';
 import { ConflictError, NotFoundError } from '../../subgraphs/platform/errors.ts';
-import { formatId } from '../../subgraphs/platform/ids.ts';
+import { reportIds } from '../../subgraphs/verticals/types/report.ts';
 import { assertPlanReaches } from '../auth/plan-access.ts';
 import { reportsDirectory } from '../../subgraphs/verticals/reports/worker.ts';
 import { findOwnedReport } from '../../subgraphs/verticals/types/report.ts';
@@ -28,7 +28,7 @@ export function registerReportDownload(
     const job = await findOwnedReport(deps.contextFor(request), request.params.id);
     if (!job) throw new NotFoundError('The report');
     if (job.status !== 'completed' || !job.filePath) {
-      throw new ConflictError(`Report ${formatId('report', job.id)} is ${job.status}; it can be downloaded once completed.`);
+      throw new ConflictError(`Report ${reportIds.format(job.id)} is ${job.status}; it can be downloaded once completed.`);
     }
     const path = resolve(join(root, job.filePath));
     // A file path comes from the database: never follow one outside the reports directory.
@@ -38,7 +38,7 @@ export function registerReportDownload(
     return reply
       .type(CONTENT_TYPES[format])
       .header('content-length', size)
-      .header('content-disposition', `attachment; filename="${formatId('report', job.id)}.${format}"`)
+      .header('content-disposition', `attachment; filename="${reportIds.format(job.id)}.${format}"`)
       .send(createReadStream(path));
   });
 }

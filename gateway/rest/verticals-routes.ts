@@ -1,30 +1,29 @@
-import { getNamedType } from 'graphql';
+import { GraphQLEnumType, getNamedType } from 'graphql';
 import type { GraphQLField } from 'graphql';
 import { NotFoundError } from '../../subgraphs/platform/errors.ts';
-import { RECORD_TYPES, RECORD_TYPE_NAMES, selectionOf, snakeCase } from '../../subgraphs/verticals/record-types.ts';
-import type { RecordType, RecordTypeName } from '../../subgraphs/verticals/record-types.ts';
-import { LEAD_STATUSES, VERTICAL_VALUES } from '../../subgraphs/verticals/types/lead.ts';
-import { REPORT_FORMATS } from '../../subgraphs/verticals/types/report.ts';
-import { verticalsSchema } from '../../subgraphs/verticals/schema.ts';
+import { selectionOf, snakeCase } from '../../subgraphs/platform/names.ts';
+import { RECORD_TYPES } from '../../subgraphs/index.ts';
+import type { RecordType } from '../../subgraphs/index.ts';
+import { apiSchema } from '../supergraph.ts';
 import { bodyVariables } from './body-variables.ts';
 import { PAGE_INFO, recordList } from './envelopes.ts';
 import type { OffsetPage } from './envelopes.ts';
 import type { RestRoute } from './route.ts';
 
-/** Where each record type lives under /api/v1. */
-const RECORD_PATHS: Record<RecordTypeName, string> = {
-  companies: '/api/v1/b2b/companies',
-  contacts: '/api/v1/b2b/contacts',
-  properties: '/api/v1/realestate/properties',
-  owners: '/api/v1/realestate/owners',
-  attorneys: '/api/v1/legal/attorneys',
-  firms: '/api/v1/legal/firms',
-};
+/** Each record type lives under /api/v1/<vertical>/<name>. */
+const recordPath = (type: RecordType) => `/api/v1/${type.vertical}/${type.name}`;
 
 function queryField(name: string): GraphQLField<unknown, unknown> {
-  const field = verticalsSchema.getQueryType()?.getFields()[name];
-  if (!field) throw new Error(`the verticals subgraph has no query field ${name}`);
+  const field = apiSchema().getQueryType()?.getFields()[name];
+  if (!field) throw new Error(`the API schema has no query field ${name}`);
   return field;
+}
+
+/** An enum's values as the API schema declares them: what a JSON body field of that type accepts. */
+function enumValues(name: string): readonly string[] {
+  const type = apiSchema().getType(name);
+  if (!(type instanceof GraphQLEnumType)) throw new Error(`the API schema has no enum ${name}`);
+  return type.getValues().map((value) => value.name);
 }
 
 const operationName = (field: string) => field.charAt(0).toUpperCase() + field.slice(1);
@@ -40,9 +39,9 @@ function listRoute(type: RecordType): RestRoute {
   const passed = args.map((arg) => `${arg.name}: $${arg.name}`).join(', ');
   return {
     method: 'GET',
-    path: RECORD_PATHS[type.name],
+    path: recordPath(type),
     operation: `query ${operationName(type.list)}(${declarations}) {
-      ${type.list}(${passed}) { nodes { ${selectionOf(type.fields)} } ${PAGE_INFO} }
+      ${type.list}(${passed}) { nodes { ${selectionOf(type.restFields)} } ${PAGE_INFO} }
     }`,
     query: Object.fromEntries(args.map((arg) => [snakeCase(arg.name), arg.name])),
     respond: (data) => recordList(type.vertical)(data[type.list] as OffsetPage<unknown>),
@@ -53,8 +52,8 @@ function listRoute(type: RecordType): RestRoute {
 function recordRoute(type: RecordType): RestRoute {
   return {
     method: 'GET',
-    path: `${RECORD_PATHS[type.name]}/:id`,
-    operation: `query ${operationName(type.one)}($id: String!) { ${type.one}(id: $id) { ${selectionOf(type.fields)} } }`,
+    path: `${recordPath(type)}/:id`,
+    operation: `query ${operationName(type.one)}($id: String!) { ${type.one}(id: $id) { ${selectionOf(type.restFields)} } }`,
     params: { id: 'id' },
     respond: (data) => {
       if (!data[type.one]) throw new NotFoundError('The record');
@@ -63,7 +62,7 @@ function recordRoute(type: RecordType): RestRoute {
   };
 }
 
-const recordRoutes = Object.values(RECORD_TYPES).flatMap((type) => [listRoute(type), recordRoute(type)]);
+const recordRoutes = RECORD_TYPES.flatMap((type) => [listRoute(type), recordRoute(type)]);
 
 const LEAD_FIELDS = selectionOf({
   id: 'id',
@@ -130,7 +129,7 @@ const leadRoutes: RestRoute[] = [
     }`,
     params: { id: 'id' },
     body: bodyVariables({
-      status: { variable: 'status', type: LEAD_STATUSES },
+      status: { variable: 'status', type: enumValues('LeadStatus') },
       notes: { variable: 'notes', type: 'string' },
       tags: { variable: 'tags', type: 'string[]' },
     }),
@@ -185,10 +184,10 @@ const reportRoutes: RestRoute[] = [
       }
     }`,
     body: bodyVariables({
-      vertical: { variable: 'vertical', type: VERTICAL_VALUES, required: true },
-      record_type: { variable: 'recordType', type: RECORD_TYPE_NAMES },
+      vertical: { variable: 'vertical', type: enumValues('Vertical'), required: true },
+      record_type: { variable: 'recordType', type: enumValues('ReportRecordType') },
       filters: { variable: 'filters', type: 'object' },
-      format: { variable: 'format', type: REPORT_FORMATS },
+      format: { variable: 'format', type: enumValues('ReportFormat') },
       fields: { variable: 'fields', type: 'string[]' },
     }),
     // Accepted, not done: the job runs in the background (GET /api/v1/reports/:id follows it).

@@ -1,36 +1,34 @@
 import { BadRequestError, NotFoundError } from './errors.ts';
 
-/** Record ids are strings with a vertical prefix (DESIGN.md): b2b_12, prop_7, lead_3, … */
-export const ID_PREFIX = {
-  company: 'b2b',
-  contact: 'contact',
-  property: 'prop',
-  owner: 'owner',
-  attorney: 'atty',
-  firm: 'firm',
-  lead: 'lead',
-  report: 'rpt',
-} as const;
+/** The largest id a PostgreSQL `integer` column holds: a bigger number is no record of ours. */
+export const MAX_ID = 2_147_483_647;
 
-export type RecordKind = keyof typeof ID_PREFIX;
-
-export function formatId(kind: RecordKind, id: number): string {
-  return `${ID_PREFIX[kind]}_${id}`;
+/** Record ids are strings with a prefix per record type (docs/design.md): b2b_12, prop_7, lead_3, … */
+export interface IdCodec {
+  prefix: string;
+  format(id: number): string;
+  /** The numeric id behind a prefixed id; a malformed id is a 400, one of another type a 404. */
+  parse(value: string, parameter?: string): number;
+  /** The numeric id, or undefined when the value is not exactly an id of this type. */
+  match(value: string): number | undefined;
 }
 
-/** The numeric id behind a prefixed id; a malformed id is a 400, one of another kind a 404. */
-export function parseId(kind: RecordKind, value: string, parameter = 'id'): number {
-  const match = /^([a-z0-9]+)_(\d{1,10})$/.exec(value);
-  if (!match) {
-    throw new BadRequestError({ [parameter]: `must be an id like ${ID_PREFIX[kind]}_123` });
-  }
-  const id = Number(match[2]);
-  if (match[1] !== ID_PREFIX[kind] || id > 2_147_483_647) throw new NotFoundError(`Record ${value}`);
-  return id;
-}
-
-/** Which kind a prefixed id names, or undefined for an unknown prefix. */
-export function kindOfId(value: string): RecordKind | undefined {
-  const prefix = value.split('_')[0];
-  return (Object.keys(ID_PREFIX) as RecordKind[]).find((kind) => ID_PREFIX[kind] === prefix);
+export function idCodec(prefix: string): IdCodec {
+  const shape = /^([a-z0-9]+)_(\d{1,10})$/;
+  return {
+    prefix,
+    format: (id) => `${prefix}_${id}`,
+    parse(value, parameter = 'id') {
+      const found = shape.exec(value);
+      if (!found) throw new BadRequestError({ [parameter]: `must be an id like ${prefix}_123` });
+      const id = Number(found[2]);
+      if (found[1] !== prefix || id > MAX_ID) throw new NotFoundError(`Record ${value}`);
+      return id;
+    },
+    match(value) {
+      const found = shape.exec(value);
+      const id = Number(found?.[2]);
+      return found && found[1] === prefix && id <= MAX_ID && value === `${prefix}_${id}` ? id : undefined;
+    },
+  };
 }

@@ -1,10 +1,6 @@
 import { builder } from './builder.ts';
-import './types/company.ts';
-import './types/contact.ts';
-import './types/property.ts';
-import './types/owner.ts';
-import './types/firm.ts';
-import './types/attorney.ts';
+// Every model file in records/ (the catalog loads them all), then what spans record types.
+import './record-type/catalog.ts';
 import './types/lead.ts';
 import './types/search.ts';
 import './types/report.ts';

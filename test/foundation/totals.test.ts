@@ -6,13 +6,8 @@ import { signalWhere } from '../../subgraphs/markets/types/signal.ts';
 import { env } from '../../subgraphs/platform/config.ts';
 import type { RequestContext } from '../../subgraphs/platform/context.ts';
 import { UntranslatableWhereError, countTotal, whereToSql } from '../../subgraphs/platform/totals.ts';
-import { attorneyWhere } from '../../subgraphs/verticals/types/attorney.ts';
-import { companyWhere } from '../../subgraphs/verticals/types/company.ts';
-import { contactWhere } from '../../subgraphs/verticals/types/contact.ts';
-import { firmWhere } from '../../subgraphs/verticals/types/firm.ts';
+import { recordTypeNamed } from '../../subgraphs/verticals/record-type/catalog.ts';
 import { leadWhere } from '../../subgraphs/verticals/types/lead.ts';
-import { ownerWhere } from '../../subgraphs/verticals/types/owner.ts';
-import { propertyWhere } from '../../subgraphs/verticals/types/property.ts';
 import { startTestService } from '../support/service.ts';
 import type { TestService } from '../support/service.ts';
 
@@ -28,6 +23,14 @@ beforeAll(async () => {
   context = { viewer: { accountId, plan: 'professional', mode: 'live' }, db, loaders: new Map() };
 });
 afterAll(() => service?.stop());
+
+const whereOf = (name: string) => (args: object) => recordTypeNamed(name)!.where(args);
+const companyWhere = whereOf('companies');
+const contactWhere = whereOf('contacts');
+const propertyWhere = whereOf('properties');
+const ownerWhere = whereOf('owners');
+const attorneyWhere = whereOf('attorneys');
+const firmWhere = whereOf('firms');
 
 const sqlCount = async (sql: string, params: unknown[] = []) =>
   (await service.databases.live.sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${sql}`, params))[0]!.n;

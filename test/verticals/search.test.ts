@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CANDIDATE_CAP, wasCanceledByTimeout } from '../../subgraphs/verticals/search/query.ts';
 import { env } from '../../subgraphs/platform/config.ts';
-import { SEARCH_SOURCES } from '../../subgraphs/verticals/search/sources.ts';
+import { RECORD_TYPES } from '../../subgraphs/verticals/record-type/catalog.ts';
 import { startTestService } from '../support/service.ts';
 import type { TestService } from '../support/service.ts';
 
@@ -211,22 +211,22 @@ describe('the time budget of the typo tier (SEARCH_TYPO_BUDGET_MS)', () => {
 });
 
 describe('search indexes', () => {
-  it.each(SEARCH_SOURCES.map((source) => [source.table, source]))('a trigram and a full-text index serve %s', async (_table, source) => {
+  it.each(RECORD_TYPES.map((type) => [type.table, type]))('a trigram and a full-text index serve %s', async (_table, type) => {
     const db = service.databases.sandbox;
-    const text = `verticals_search_text(${source.text})`;
+    const text = `verticals_search_text(${type.search.text})`;
     const plans = await db.prisma.$transaction(async (tx) => {
       // Only bitmap scans left: on a few hundred rows a full scan of any index on the name would cost less.
       await tx.$queryRawUnsafe(
         `SELECT set_config('enable_seqscan', 'off', true), set_config('enable_indexscan', 'off', true),
           set_config('enable_indexonlyscan', 'off', true)`,
       );
-      const trigram = await tx.$queryRawUnsafe<{ 'QUERY PLAN': string }[]>(`EXPLAIN SELECT id FROM ${source.table} WHERE ${text} %> 'smith'`);
+      const trigram = await tx.$queryRawUnsafe<{ 'QUERY PLAN': string }[]>(`EXPLAIN SELECT id FROM ${type.table} WHERE ${text} %> 'smith'`);
       const words = await tx.$queryRawUnsafe<{ 'QUERY PLAN': string }[]>(
-        `EXPLAIN SELECT id FROM ${source.table} WHERE to_tsvector('simple', ${text}) @@ plainto_tsquery('simple', 'smith')`,
+        `EXPLAIN SELECT id FROM ${type.table} WHERE to_tsvector('simple', ${text}) @@ plainto_tsquery('simple', 'smith')`,
       );
       return [trigram, words].map((plan) => plan.map((row) => row['QUERY PLAN']).join('\n'));
     });
-    expect(plans[0]).toContain(`${source.table}_`);
+    expect(plans[0]).toContain(`${type.table}_`);
     expect(plans[0]).toMatch(/search_trgm_idx/);
     expect(plans[1]).toMatch(/search_fts_idx/);
   });

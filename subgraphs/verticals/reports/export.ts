@@ -2,11 +2,12 @@ import { join } from 'node:path';
 import { execute, getNamedType, parse } from 'graphql';
 import type { DocumentNode } from 'graphql';
 import type { Database } from '../../platform/database.ts';
-import { formatId } from '../../platform/ids.ts';
-import { RECORD_TYPES, selectionOf } from '../record-types.ts';
-import type { RecordType, RecordTypeName } from '../record-types.ts';
+import { selectionOf } from '../../platform/names.ts';
+import { recordTypeNamed } from '../record-type/catalog.ts';
+import type { RecordType } from '../record-type/define.ts';
+import { markBulkRead } from '../record-type/page.ts';
 import { verticalsSchema } from '../schema.ts';
-import { markBulkRead } from '../types/record-page.ts';
+import { reportIds } from '../types/report.ts';
 import type { ClaimedJob } from './queue.ts';
 import { openReportFile } from './writer.ts';
 
@@ -22,13 +23,13 @@ export interface ExportOptions {
 
 /** Where a job's file lives, relative to the reports directory: one folder per database. */
 export function reportFileName(db: Database, job: Pick<ClaimedJob, 'id' | 'format'>): string {
-  return join(db.mode, `${formatId('report', job.id)}.${job.format}`);
+  return join(db.mode, `${reportIds.format(job.id)}.${job.format}`);
 }
 
 /** The fields a job exports (all of the record type's, unless it named some), in the record's own order. */
 export function exportedFields(type: RecordType, fields: readonly string[]): Record<string, string> {
   const wanted = new Set(fields);
-  return Object.fromEntries(Object.entries(type.fields).filter(([name]) => wanted.size === 0 || wanted.has(name)));
+  return Object.fromEntries(Object.entries(type.restFields).filter(([name]) => wanted.size === 0 || wanted.has(name)));
 }
 
 const documents = new Map<string, DocumentNode>();
@@ -43,7 +44,7 @@ function batchDocument(type: RecordType, fields: Record<string, string>): Docume
   if (!document) {
     const field = verticalsSchema.getQueryType()?.getFields()[type.connection];
     if (!field) throw new Error(`the verticals subgraph has no ${type.connection}`);
-    const filters = field.args.filter((arg) => type.filters.includes(arg.name));
+    const filters = field.args.filter((arg) => type.filterNames.includes(arg.name));
     const declarations = filters.map((arg) => `, $${arg.name}: ${getNamedType(arg.type).name}`).join('');
     const passed = filters.map((arg) => `, ${arg.name}: $${arg.name}`).join('');
     document = parse(`query ReportBatch($first: Int!, $after: String${declarations}) {
@@ -66,7 +67,7 @@ interface BatchResult {
  * count, or undefined when `onBatch` stopped it (the partial file is removed).
  */
 export async function exportReport(db: Database, job: ClaimedJob, options: ExportOptions): Promise<{ rows: number; file: string } | undefined> {
-  const type = RECORD_TYPES[job.recordType as RecordTypeName];
+  const type = recordTypeNamed(job.recordType);
   if (!type) throw new Error(`unknown record type ${job.recordType}`);
   const fields = exportedFields(type, job.fields);
   const document = batchDocument(type, fields);

@@ -1,12 +1,9 @@
 import { env } from '../../platform/config.ts';
 import type { Database } from '../../platform/database.ts';
-import { RECORD_VERTICAL } from '../types/vertical-record.ts';
-import type { VerticalRecordKind } from '../types/vertical-record.ts';
-import { SEARCH_SOURCES } from './sources.ts';
-import type { SearchSource } from './sources.ts';
+import type { RecordType } from '../record-type/define.ts';
 
 export interface SearchHitRow {
-  kind: VerticalRecordKind;
+  kind: string;
   id: number;
   title: string;
   subtitle: string;
@@ -56,17 +53,18 @@ export const TIERS: readonly Tier[] = ['words', 'prefixes', 'fuzzy'];
  * evaluates it over the index statistics, which made planning 10-25 ms, and the GIN index is the only sensible
  * plan for it anyway.
  */
-function tierCondition(source: SearchSource, tier: Tier): string {
-  const text = `verticals_search_text(${source.text})`;
+function tierCondition(type: RecordType, tier: Tier): string {
+  const text = `verticals_search_text(${type.search.text})`;
   if (tier === 'fuzzy') return `${text} %> (SELECT folded FROM q)`;
   return `to_tsvector('simple', ${text}) @@ ${tier === 'words' ? WORDS : PREFIXES}`;
 }
 
 /** One tier's candidates of one record type, at most CANDIDATE_CAP, in whatever order the scan finds them. */
-function candidates(source: SearchSource, tier: Tier): string {
-  return `(SELECT '${source.kind}'::text AS kind, id, ${source.title} AS title, ${source.subtitle} AS subtitle,
-    verticals_search_text(${source.text}) AS t
-    FROM ${source.table} WHERE ${tierCondition(source, tier)} LIMIT ${CANDIDATE_CAP})`;
+function candidates(type: RecordType, tier: Tier): string {
+  const { text, title, subtitle } = type.search;
+  return `(SELECT '${type.kind}'::text AS kind, id, ${title} AS title, ${subtitle} AS subtitle,
+    verticals_search_text(${text}) AS t
+    FROM ${type.table} WHERE ${tierCondition(type, tier)} LIMIT ${CANDIDATE_CAP})`;
 }
 
 /**
@@ -74,9 +72,9 @@ function candidates(source: SearchSource, tier: Tier): string {
  * ranked candidates with their count and whether some record type reached the cap. The totals come in a row of
  * their own, so a page past the last still says how many hits there are.
  */
-export function searchStatement(sources: readonly SearchSource[], tier: Tier, skip: number, take: number): string {
+export function searchStatement(types: readonly RecordType[], tier: Tier, skip: number, take: number): string {
   return `WITH q AS MATERIALIZED (SELECT ${FOLDED} AS folded, ${WORDS} AS words),
-    found AS (${sources.map((source) => candidates(source, tier)).join(' UNION ALL ')})
+    found AS (${types.map((type) => candidates(type, tier)).join(' UNION ALL ')})
     SELECT totals.total, totals.capped, page.kind, page.id, page.title, page.subtitle, page.score
     FROM (SELECT count(*)::int AS total,
             EXISTS (SELECT 1 FROM found GROUP BY kind HAVING count(*) >= ${CANDIDATE_CAP}) AS capped FROM found) AS totals
@@ -87,7 +85,8 @@ export function searchStatement(sources: readonly SearchSource[], tier: Tier, sk
 
 export interface SearchRequest {
   q: string;
-  kinds: readonly VerticalRecordKind[];
+  /** The record types to search, each by its model file's `search` (the search migration indexes exactly that text). */
+  types: readonly RecordType[];
   skip: number;
   take: number;
 }
@@ -95,7 +94,7 @@ export interface SearchRequest {
 interface SearchRow {
   total: number;
   capped: boolean;
-  kind: VerticalRecordKind | null;
+  kind: string | null;
   id: number | null;
   title: string | null;
   subtitle: string | null;
@@ -130,8 +129,7 @@ export async function searchRecords(
   db: Database,
   request: SearchRequest,
 ): Promise<{ hits: SearchHitRow[]; total: number; capped: boolean }> {
-  const sources = SEARCH_SOURCES.filter((source) => request.kinds.includes(source.kind));
-  if (sources.length === 0) return { hits: [], total: 0, capped: false };
+  if (request.types.length === 0) return { hits: [], total: 0, capped: false };
   const threshold = String(wordSimilarityThreshold(request.q));
   let rows: SearchRow[] = [];
   // A batch transaction per tier (settings + statement): Prisma's interactive transactions cost ~8 ms more.
@@ -139,7 +137,7 @@ export async function searchRecords(
     try {
       const [, found] = await db.prisma.$transaction([
         db.prisma.$queryRawUnsafe(SETTINGS, threshold, typoBudget(tier)),
-        db.prisma.$queryRawUnsafe<SearchRow[]>(searchStatement(sources, tier, request.skip, request.take), request.q),
+        db.prisma.$queryRawUnsafe<SearchRow[]>(searchStatement(request.types, tier, request.skip, request.take), request.q),
       ]);
       rows = found;
     } catch (error) {
@@ -151,5 +149,3 @@ export async function searchRecords(
   const hits = rows.filter((row) => row.kind !== null) as SearchHitRow[];
   return { hits, total: rows[0]?.total ?? 0, capped: rows[0]?.capped ?? false };
 }
-
-export const verticalOfKind = (kind: VerticalRecordKind) => RECORD_VERTICAL[kind];

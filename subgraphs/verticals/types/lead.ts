@@ -2,20 +2,22 @@ import { z } from 'zod';
 import type { Lead as LeadRow, Prisma } from '../../../prisma/generated/client/client.ts';
 import type { RequestContext } from '../../platform/context.ts';
 import { BadRequestError, ConflictError, NotFoundError, UnauthorizedError } from '../../platform/errors.ts';
-import { formatId, parseId } from '../../platform/ids.ts';
+import { argument, defineArguments } from '../../platform/arguments.ts';
+import { idCodec } from '../../platform/ids.ts';
 import { defineSort } from '../../platform/paging.ts';
 import { parseArguments, withoutNulls } from '../../platform/validation.ts';
 import { PageInfo, builder } from '../builder.ts';
-import { connectionMaxSize, recordPage } from './record-page.ts';
-import type { RecordPage } from './record-page.ts';
-import { RECORD_VERTICAL, VerticalRecord, loadRecord, parseRecordId, recordExists } from './vertical-record.ts';
+import { RECORD_TYPES, parseRecordId } from '../record-type/catalog.ts';
+import { connectionMaxSize, recordPage } from '../record-type/page.ts';
+import type { RecordPage } from '../record-type/page.ts';
+import { VERTICAL_NAMES, VerticalEnum } from '../verticals.ts';
+import { VerticalRecord, loadRecord } from './vertical-record.ts';
 import { countTotal } from '../../platform/totals.ts';
 
 export const LEAD_STATUSES = ['new', 'contacted', 'qualified', 'converted', 'disqualified'] as const;
 export type LeadStatusValue = (typeof LEAD_STATUSES)[number];
 export const LeadStatus = builder.enumType('LeadStatus', { values: LEAD_STATUSES });
-export const VERTICAL_VALUES = ['b2b', 'realestate', 'legal'] as const;
-export const Vertical = builder.enumType('Vertical', { values: VERTICAL_VALUES });
+const leadIds = idCodec('lead');
 
 /** new → contacted → qualified → converted | disqualified; an open lead may be disqualified at any step. */
 const NEXT_STATUSES: Record<LeadStatusValue, readonly LeadStatusValue[]> = {
@@ -35,10 +37,10 @@ export function accountOf(context: RequestContext): string {
 export const Lead = builder.prismaObject('Lead', {
   description: 'A record the caller saved, moving through new → contacted → qualified → converted | disqualified.',
   fields: (t) => ({
-    id: t.string({ resolve: (lead) => formatId('lead', lead.id) }),
+    id: t.string({ resolve: (lead) => leadIds.format(lead.id) }),
     recordId: t.exposeString('recordId'),
-    recordType: t.string({ resolve: (lead) => parseRecordId(lead.recordId)?.kind ?? 'unknown' }),
-    vertical: t.field({ type: Vertical, resolve: (lead) => lead.vertical as (typeof VERTICAL_VALUES)[number] }),
+    recordType: t.string({ resolve: (lead) => parseRecordId(lead.recordId)?.type.kind ?? 'unknown' }),
+    vertical: t.field({ type: VerticalEnum, resolve: (lead) => lead.vertical as (typeof VERTICAL_NAMES)[number] }),
     status: t.field({ type: LeadStatus, resolve: (lead) => lead.status as LeadStatusValue }),
     notes: t.exposeString('notes', { nullable: true }),
     tags: t.exposeStringList('tags'),
@@ -48,7 +50,7 @@ export const Lead = builder.prismaObject('Lead', {
       type: VerticalRecord,
       nullable: true,
       description: 'The saved record (null if it has since been deleted).',
-      resolve: (lead, _args, context) => loadRecord(context, lead.recordId),
+      resolve: (lead, _args, context) => loadRecord(context, lead.recordId) as never,
     }),
   }),
 });
@@ -66,21 +68,17 @@ const LeadSort = defineSort(
   { field: 'createdAt', direction: 'desc' },
 );
 
-const leadFilter = z.object({
-  status: z.enum(LEAD_STATUSES).optional(),
-  vertical: z.enum(VERTICAL_VALUES).optional(),
-  tag: tag.optional(),
+const leadFilter = defineArguments({
+  status: argument(LeadStatus, z.enum(LEAD_STATUSES)),
+  vertical: argument(VerticalEnum, z.enum(VERTICAL_NAMES)),
+  tag: argument('String', tag, { description: 'Leads carrying this tag.' }),
 });
 
-const leadArgs = builder.args((t) => ({
-  status: t.field({ type: LeadStatus, required: false }),
-  vertical: t.field({ type: Vertical, required: false }),
-  tag: t.string({ required: false, description: 'Leads carrying this tag.' }),
-}));
+const leadArgs = builder.args((t) => leadFilter.graphql(t));
 
 /** The caller's leads matching the filter; the account condition is always part of it. */
 export function leadWhere(args: object, context: RequestContext): Prisma.LeadWhereInput {
-  const filter = parseArguments(leadFilter, withoutNulls(args as Record<string, unknown>));
+  const filter = leadFilter.parse(args);
   return {
     accountId: accountOf(context),
     status: filter.status,
@@ -91,7 +89,7 @@ export function leadWhere(args: object, context: RequestContext): Prisma.LeadWhe
 
 /** One of the caller's leads; someone else's is as unknown as a missing one (404, never 403). */
 async function ownedLead(context: RequestContext, id: string): Promise<LeadRow> {
-  const lead = await context.db.prisma.lead.findFirst({ where: { id: parseId('lead', id), accountId: accountOf(context) } });
+  const lead = await context.db.prisma.lead.findFirst({ where: { id: leadIds.parse(id), accountId: accountOf(context) } });
   if (!lead) throw new NotFoundError(`Lead ${id}`);
   return lead;
 }
@@ -135,13 +133,16 @@ builder.queryFields((t) => ({
     nullable: true,
     args: { id: t.arg.string({ required: true }) },
     resolve: async (query, _root, args, context) =>
-      context.db.prisma.lead.findFirst({ ...query, where: { id: parseId('lead', args.id), accountId: accountOf(context) } }),
+      context.db.prisma.lead.findFirst({ ...query, where: { id: leadIds.parse(args.id), accountId: accountOf(context) } }),
   }),
 }));
 
 const SaveLeadInput = builder.inputType('SaveLeadInput', {
   fields: (t) => ({
-    recordId: t.string({ required: true, description: 'Any record id: b2b_12, contact_3, prop_7, owner_2, atty_5, firm_9.' }),
+    recordId: t.string({
+      required: true,
+      description: `Any record id: ${RECORD_TYPES.map((type) => type.ids.format(12)).join(', ')}.`,
+    }),
     notes: t.string({ required: false }),
     tags: t.stringList({ required: false }),
   }),
@@ -192,8 +193,8 @@ async function saveLead(context: RequestContext, input: Record<string, unknown>)
   if (!parsed) throw new BadRequestError({ recordId: 'must be a record id such as b2b_123, prop_7 or atty_5' });
   const existing = await context.db.prisma.lead.findUnique({ where: { accountId_recordId: { accountId, recordId } } });
   if (existing) return { lead: existing, created: false };
-  if (!(await recordExists(context.db, parsed.kind, parsed.id))) throw new NotFoundError(`Record ${recordId}`);
-  const data = { accountId, recordId, vertical: RECORD_VERTICAL[parsed.kind], notes, tags: tags ?? [] };
+  if (!(await parsed.type.findUnique(context.db, parsed.id))) throw new NotFoundError(`Record ${recordId}`);
+  const data = { accountId, recordId, vertical: parsed.type.vertical, notes, tags: tags ?? [] };
   const rows = await context.db.prisma.lead.createManyAndReturn({ data: [data], skipDuplicates: true });
   if (rows[0]) return { lead: rows[0], created: true };
   const lead = await context.db.prisma.lead.findUniqueOrThrow({ where: { accountId_recordId: { accountId, recordId } } });

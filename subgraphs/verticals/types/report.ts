@@ -2,17 +2,20 @@ import { z } from 'zod';
 import type { ReportJob as ReportJobRow } from '../../../prisma/generated/client/client.ts';
 import type { RequestContext } from '../../platform/context.ts';
 import { ApiError, BadRequestError } from '../../platform/errors.ts';
-import { formatId, parseId } from '../../platform/ids.ts';
+import { idCodec } from '../../platform/ids.ts';
+import { camelCase, snakeCase } from '../../platform/names.ts';
 import { defineSort } from '../../platform/paging.ts';
 import { parseArguments, withoutNulls } from '../../platform/validation.ts';
 import { PageInfo, builder } from '../builder.ts';
-import { PRIMARY_RECORD_TYPE, RECORD_TYPES, RECORD_TYPE_NAMES, camelCase, snakeCase } from '../record-types.ts';
-import type { RecordTypeName } from '../record-types.ts';
+import { RECORD_TYPE_NAMES, primaryRecordType, recordTypeNamed } from '../record-type/catalog.ts';
+import { recordPage } from '../record-type/page.ts';
+import type { RecordPage } from '../record-type/page.ts';
 import { notifyJobQueued } from '../reports/queue.ts';
-import { accountOf, Vertical, VERTICAL_VALUES } from './lead.ts';
-import { recordPage } from './record-page.ts';
-import type { RecordPage } from './record-page.ts';
+import { VERTICAL_NAMES, VerticalEnum } from '../verticals.ts';
+import { accountOf } from './lead.ts';
 import { countTotal } from '../../platform/totals.ts';
+
+export const reportIds = idCodec('rpt');
 
 export const REPORT_STATUSES = ['queued', 'processing', 'completed', 'failed'] as const;
 export const ReportStatus = builder.enumType('ReportStatus', { values: REPORT_STATUSES });
@@ -25,16 +28,16 @@ export const ReportRecordType = builder.enumType('ReportRecordType', { values: R
  * `report(id)` field and the download route both ask this, so they cannot disagree on who may read a file.
  */
 export async function findOwnedReport(context: RequestContext, id: string): Promise<ReportJobRow | null> {
-  return context.db.prisma.reportJob.findFirst({ where: { id: parseId('report', id), accountId: accountOf(context) } });
+  return context.db.prisma.reportJob.findFirst({ where: { id: reportIds.parse(id), accountId: accountOf(context) } });
 }
 
 export const ReportJob = builder.prismaObject('ReportJob', {
   description: 'A queued report: queued → processing → completed | failed, with progress and row count.',
   fields: (t) => ({
-    id: t.string({ resolve: (job) => formatId('report', job.id) }),
+    id: t.string({ resolve: (job) => reportIds.format(job.id) }),
     status: t.field({ type: ReportStatus, resolve: (job) => job.status as (typeof REPORT_STATUSES)[number] }),
-    vertical: t.field({ type: Vertical, resolve: (job) => job.vertical as (typeof VERTICAL_VALUES)[number] }),
-    recordType: t.field({ type: ReportRecordType, resolve: (job) => job.recordType as RecordTypeName }),
+    vertical: t.field({ type: VerticalEnum, resolve: (job) => job.vertical as (typeof VERTICAL_NAMES)[number] }),
+    recordType: t.field({ type: ReportRecordType, resolve: (job) => job.recordType }),
     format: t.field({ type: ReportFormat, resolve: (job) => job.format as (typeof REPORT_FORMATS)[number] }),
     fields: t.exposeStringList('fields'),
     filters: t.field({
@@ -52,14 +55,14 @@ export const ReportJob = builder.prismaObject('ReportJob', {
     downloadUrl: t.string({
       nullable: true,
       description: 'Where the finished file streams from (null until completed).',
-      resolve: (job) => (job.status === 'completed' ? `/api/v1/reports/${formatId('report', job.id)}/download` : null),
+      resolve: (job) => (job.status === 'completed' ? `/api/v1/reports/${reportIds.format(job.id)}/download` : null),
     }),
   }),
 });
 
 const GenerateReportInput = builder.inputType('GenerateReportInput', {
   fields: (t) => ({
-    vertical: t.field({ type: Vertical, required: true }),
+    vertical: t.field({ type: VerticalEnum, required: true }),
     recordType: t.field({
       type: ReportRecordType,
       required: false,
@@ -72,8 +75,8 @@ const GenerateReportInput = builder.inputType('GenerateReportInput', {
 });
 
 const generateInput = z.object({
-  vertical: z.enum(VERTICAL_VALUES),
-  recordType: z.enum(RECORD_TYPE_NAMES).optional(),
+  vertical: z.enum(VERTICAL_NAMES),
+  recordType: z.enum(RECORD_TYPE_NAMES as [string, ...string[]]).optional(),
   filters: z.record(z.string(), z.unknown(), { message: 'must be a JSON object' }).optional(),
   format: z.enum(REPORT_FORMATS).default('csv'),
   fields: z.array(z.string()).max(50, 'must name at most 50 fields').optional(),
@@ -85,8 +88,8 @@ const generateInput = z.object({
  */
 export function validateReportRequest(input: Record<string, unknown>) {
   const request = parseArguments(generateInput, withoutNulls(input));
-  const recordType = request.recordType ?? PRIMARY_RECORD_TYPE[request.vertical];
-  const type = RECORD_TYPES[recordType];
+  const type = request.recordType ? recordTypeNamed(request.recordType)! : primaryRecordType(request.vertical);
+  const recordType = type.name;
   if (type.vertical !== request.vertical) {
     throw new BadRequestError({ recordType: `${recordType} are not records of the ${request.vertical} vertical` });
   }
@@ -94,11 +97,11 @@ export function validateReportRequest(input: Record<string, unknown>) {
   const filters: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(request.filters ?? {})) {
     const argument = camelCase(name);
-    if (!type.filters.includes(argument)) details[`filters.${name}`] = `is not a filter of ${recordType}`;
+    if (!type.filterNames.includes(argument)) details[`filters.${name}`] = `is not a filter of ${recordType}`;
     else if (value !== null) filters[argument] = value;
   }
-  const unknownFields = (request.fields ?? []).filter((field) => !(field in type.fields));
-  if (unknownFields.length) details.fields = `unknown fields ${unknownFields.join(', ')}; ${recordType} have ${Object.keys(type.fields).join(', ')}`;
+  const unknownFields = (request.fields ?? []).filter((field) => !(field in type.restFields));
+  if (unknownFields.length) details.fields = `unknown fields ${unknownFields.join(', ')}; ${recordType} have ${Object.keys(type.restFields).join(', ')}`;
   if (Object.keys(details).length) throw new BadRequestError(details);
   try {
     type.where(filters);

@@ -1,16 +1,17 @@
 import { z } from 'zod';
 import type { RequestContext } from '../../platform/context.ts';
 import { BadRequestError } from '../../platform/errors.ts';
-import { formatId } from '../../platform/ids.ts';
 import { pageInfoSource, resolvePaging } from '../../platform/paging.ts';
 import type { PageInfoSource } from '../../platform/paging.ts';
 import { parseArguments } from '../../platform/validation.ts';
 import { PageInfo, builder } from '../builder.ts';
 import { CANDIDATE_CAP, searchRecords } from '../search/query.ts';
 import type { SearchHitRow } from '../search/query.ts';
-import { Vertical, VERTICAL_VALUES } from './lead.ts';
-import { RECORD_VERTICAL, VerticalRecord, loadRecord } from './vertical-record.ts';
-import type { VerticalRecordKind } from './vertical-record.ts';
+import { RECORD_TYPES, recordTypeOfKind } from '../record-type/catalog.ts';
+import { VERTICAL_NAMES, VerticalEnum } from '../verticals.ts';
+import { VerticalRecord, loadRecord } from './vertical-record.ts';
+
+const recordIdOf = (hit: SearchHitRow) => recordTypeOfKind(hit.kind)!.ids.format(hit.id);
 
 /** Deeper than this, relevance has long stopped meaning anything; a page past it is a 400. */
 const MAX_SEARCH_DEPTH = 1000;
@@ -19,16 +20,16 @@ export const MAX_QUERY_LENGTH = 100;
 const SearchHit = builder.objectRef<SearchHitRow>('SearchHit').implement({
   description: 'A record found by universal search: which vertical and type, its id and a display title.',
   fields: (t) => ({
-    vertical: t.field({ type: Vertical, resolve: (hit) => RECORD_VERTICAL[hit.kind] }),
-    type: t.string({ description: 'company, contact, property, owner, attorney or firm.', resolve: (hit) => hit.kind }),
-    id: t.string({ resolve: (hit) => formatId(hit.kind, hit.id) }),
+    vertical: t.field({ type: VerticalEnum, resolve: (hit) => recordTypeOfKind(hit.kind)!.vertical }),
+    type: t.string({ description: `${RECORD_TYPES.map((type) => type.kind).join(', ')}.`, resolve: (hit) => hit.kind }),
+    id: t.string({ resolve: recordIdOf }),
     title: t.exposeString('title'),
     subtitle: t.exposeString('subtitle'),
     score: t.float({ description: 'Relevance, higher first.', resolve: (hit) => Math.round(hit.score * 1000) / 1000 }),
     record: t.field({
       type: VerticalRecord,
       nullable: true,
-      resolve: (hit, _args, context) => loadRecord(context, formatId(hit.kind, hit.id)),
+      resolve: (hit, _args, context) => loadRecord(context, recordIdOf(hit)) as never,
     }),
   }),
 });
@@ -56,8 +57,8 @@ const searchArgs = z.object({
     .string()
     .transform((value) => value.split(',').map((part) => part.trim().toLowerCase()))
     .refine(
-      (list) => list.every((vertical) => (VERTICAL_VALUES as readonly string[]).includes(vertical)),
-      `must be a comma-separated list of ${VERTICAL_VALUES.join(', ')}`,
+      (list) => list.every((vertical) => (VERTICAL_NAMES as readonly string[]).includes(vertical)),
+      `must be a comma-separated list of ${VERTICAL_NAMES.join(', ')}`,
     )
     .optional(),
 });
@@ -71,9 +72,9 @@ async function search(
   if (paging.skip + paging.perPage > MAX_SEARCH_DEPTH) {
     throw new BadRequestError({ page: `search pages reach the best ${MAX_SEARCH_DEPTH} hits at most` });
   }
-  const wanted = new Set<string>(verticals ?? VERTICAL_VALUES);
-  const kinds = (Object.keys(RECORD_VERTICAL) as VerticalRecordKind[]).filter((kind) => wanted.has(RECORD_VERTICAL[kind]));
-  const { hits, total, capped } = await searchRecords(context.db, { q, kinds, skip: paging.skip, take: paging.perPage });
+  const wanted = new Set<string>(verticals ?? VERTICAL_NAMES);
+  const types = RECORD_TYPES.filter((type) => wanted.has(type.vertical));
+  const { hits, total, capped } = await searchRecords(context.db, { q, types, skip: paging.skip, take: paging.perPage });
   // Past CANDIDATE_CAP hits of a record type the total is a lower bound, flagged like an estimated total.
   return { nodes: hits, pageInfo: pageInfoSource(paging, async () => ({ total, isEstimate: capped })) };
 }
@@ -85,7 +86,7 @@ builder.queryFields((t) => ({
     args: {
       // Required, but checked by the resolver so a missing q is the same 400 as an empty one.
       q: t.arg.string({ required: false, description: 'What to look for (1-100 characters).' }),
-      verticals: t.arg.string({ required: false, description: 'Comma-separated: b2b,realestate,legal (all by default).' }),
+      verticals: t.arg.string({ required: false, description: `Comma-separated: ${VERTICAL_NAMES.join(',')} (all by default).` }),
       page: t.arg.int({ required: false }),
       perPage: t.arg.int({ required: false }),
     },

@@ -1,0 +1,106 @@
+import type { Prisma } from '../../../prisma/generated/client/client.ts';
+import { defineArguments } from '../../platform/arguments.ts';
+import type { ArgumentSpecs, ArgumentValues, DefinedArguments } from '../../platform/arguments.ts';
+import type { Plan } from '../../platform/context.ts';
+import type { Database } from '../../platform/database.ts';
+import { idCodec } from '../../platform/ids.ts';
+import type { IdCodec } from '../../platform/ids.ts';
+import type { SortOrder } from '../../platform/paging.ts';
+import type { Vertical } from '../verticals.ts';
+import { delegateOf } from './delegate.ts';
+import { rangeRules } from './filters.ts';
+import { addRecordFields } from './graphql-fields.ts';
+
+/**
+ * Everything about one record type, declared once in its model file (records/<kind>.ts). From it come the
+ * GraphQL list, connection and single-record fields, the REST routes, report exports, universal search, the plan
+ * table, leads and the sandbox generator (prisma/seed/generate/<kind>.ts).
+ */
+export interface RecordTypeDefinition<Filters extends ArgumentSpecs> {
+  /** Plural: the REST path's last part and the list field (`owners`, `ownersConnection`). */
+  name: string;
+  /** Singular: the single-record field, a lead's `recordType`, a search hit's `type` (`owner`). */
+  kind: string;
+  /** Ids look like `<prefix>_<n>`. */
+  idPrefix: string;
+  vertical: Vertical;
+  /** The Prisma model, which is also the GraphQL object type's name. */
+  model: Prisma.ModelName;
+  /** The model's table, for search and totals written in SQL. */
+  table: string;
+  /** The record's GraphQL object (`builder.prismaObject`), declared in the model file above this definition. */
+  object: object;
+  listDescription: string;
+  /** The list's filters (GraphQL arguments; REST query parameters are their snake_case names). */
+  filters: Filters;
+  /** Pairs of filters where the first is a minimum that must not exceed the second (`min_value` ≤ `max_value`). */
+  ranges?: [min: keyof Filters & string, max: keyof Filters & string][];
+  /** Validated filters as a Prisma `where`: lists, connections, totals and report jobs all use this one function. */
+  where: (filter: ArgumentValues<Filters>) => object;
+  /** Sortable fields: documented name (`-equity_pct` in REST) → model field, and the default order. */
+  sorts: Record<string, string>;
+  defaultSort: SortOrder;
+  /** The REST record: documented field name → GraphQL selection (`company: name`). Reports export the same shape. */
+  restFields: Record<string, string>;
+  /** Universal search: the searched SQL text (matching the search migration's indexes), the hit's title and subtitle. */
+  search: { text: string; title: string; subtitle: string };
+  /** The lowest plan that reaches these records; `fieldPlans` overrides it per field (`*` for every field). */
+  plan: Plan;
+  fieldPlans?: Record<string, Plan>;
+  /** Record types this one points at (by the filter that names them): they are generated and loaded first. */
+  references?: Record<string, string>;
+}
+
+/** A record type as the rest of the service uses it. */
+export interface RecordType {
+  name: string;
+  kind: string;
+  ids: IdCodec;
+  vertical: Vertical;
+  model: Prisma.ModelName;
+  table: string;
+  object: object;
+  /** GraphQL query fields: the offset list, the cursor connection and the single record. */
+  list: string;
+  connection: string;
+  one: string;
+  restFields: Record<string, string>;
+  search: RecordTypeDefinition<ArgumentSpecs>['search'];
+  plan: Plan;
+  fieldPlans: Record<string, Plan>;
+  references: Record<string, string>;
+  /** The list's filter arguments (GraphQL names). */
+  filterNames: readonly string[];
+  /** Filter arguments → a Prisma `where`, validated (a BadRequestError names the bad arguments). */
+  where(args: object): object;
+  count(db: Database, where: object): Promise<number>;
+  findUnique(db: Database, id: number): Promise<object | null>;
+}
+
+/** Declares a record type and adds its GraphQL fields to the verticals schema. */
+export function defineRecordType<Filters extends ArgumentSpecs>(definition: RecordTypeDefinition<Filters>): RecordType {
+  const filters: DefinedArguments<Filters> = defineArguments(definition.filters, rangeRules(definition.ranges ?? []));
+  const type: RecordType = {
+    name: definition.name,
+    kind: definition.kind,
+    ids: idCodec(definition.idPrefix),
+    vertical: definition.vertical,
+    model: definition.model,
+    table: definition.table,
+    object: definition.object,
+    list: definition.name,
+    connection: `${definition.name}Connection`,
+    one: definition.kind,
+    restFields: definition.restFields,
+    search: definition.search,
+    plan: definition.plan,
+    fieldPlans: definition.fieldPlans ?? {},
+    references: definition.references ?? {},
+    filterNames: filters.names,
+    where: (args) => definition.where(filters.parse(args)),
+    count: (db, where) => delegateOf(db, definition.model).count({ where }),
+    findUnique: (db, id) => delegateOf(db, definition.model).findUnique({ where: { id } }),
+  };
+  addRecordFields(type, filters, definition);
+  return type;
+}

@@ -1,0 +1,72 @@
+import type { ArgumentSpecs, DefinedArguments } from '../../platform/arguments.ts';
+import type { RequestContext } from '../../platform/context.ts';
+import { findPage } from '../../platform/deep-page.ts';
+import { defineSort } from '../../platform/paging.ts';
+import { countTotal } from '../../platform/totals.ts';
+import { PageInfo, builder } from '../builder.ts';
+import { delegateOf } from './delegate.ts';
+import type { RecordType, RecordTypeDefinition } from './define.ts';
+import { connectionMaxSize, recordPage } from './page.ts';
+import type { RecordPage } from './page.ts';
+
+/**
+ * The fields every record type has, built from its definition: `<Model>Page` (nodes + offset pageInfo) and its
+ * `<Model>Sort` enum, then `things` (offset pages), `thingsConnection` (cursor pages by id) and `thing(id)`.
+ * The generic code cannot name each model's Prisma types; the definition's `where` is typed in its model file.
+ */
+export function addRecordFields<Filters extends ArgumentSpecs>(
+  type: RecordType,
+  filters: DefinedArguments<Filters>,
+  definition: RecordTypeDefinition<Filters>,
+): void {
+  const object = type.object as never;
+  const sort = defineSort(builder, `${type.model}Sort`, definition.sorts, definition.defaultSort);
+  const filterArgs = builder.args((t) => filters.graphql(t));
+
+  const page = builder.objectRef<RecordPage<object>>(`${type.model}Page`).implement({
+    fields: (t) => ({
+      nodes: t.prismaField({
+        type: [object],
+        resolve: (query: object, source: RecordPage<object>, _args: unknown, context: RequestContext) => {
+          const records = delegateOf(context.db, type.model);
+          return findPage(source, {
+            ids: (args) => records.findMany({ ...args, select: { id: true } }),
+            rows: (args) => records.findMany({ ...query, ...args }),
+          });
+        },
+      } as never),
+      pageInfo: t.field({ type: PageInfo, resolve: (source) => source.pageInfo }),
+    }),
+  });
+
+  builder.queryFields((t) => ({
+    [type.list]: t.field({
+      type: page,
+      description: definition.listDescription,
+      args: {
+        ...filterArgs,
+        sort: t.arg({ type: sort.ref, required: false }),
+        page: t.arg.int({ required: false }),
+        perPage: t.arg.int({ required: false }),
+      },
+      resolve: (_root, args, context) =>
+        recordPage(type.where(args), sort.toOrder(args.sort), args, (where) => countTotal(context.db, type.model, where)),
+    }),
+    [type.connection]: t.prismaConnection({
+      type: object,
+      cursor: 'id',
+      maxSize: connectionMaxSize,
+      description: `The same ${type.name} as \`${type.list}\`, paged by cursor (ordered by id).`,
+      args: filterArgs,
+      resolve: (query: object, _root: unknown, args: object, context: RequestContext) =>
+        delegateOf(context.db, type.model).findMany({ ...query, where: type.where(args), orderBy: { id: 'asc' } }),
+    } as never),
+    [type.one]: t.prismaField({
+      type: object,
+      nullable: true,
+      args: { id: t.arg.string({ required: true }) },
+      resolve: (query: object, _root: unknown, args: { id: string }, context: RequestContext) =>
+        delegateOf(context.db, type.model).findUnique({ ...query, where: { id: type.ids.parse(args.id) } }),
+    } as never),
+  }));
+}

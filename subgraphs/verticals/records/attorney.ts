@@ -1,0 +1,93 @@
+import { z } from 'zod';
+import { argument } from '../../platform/arguments.ts';
+import { equalsIgnoringCase } from '../../platform/text-match.ts';
+import { stateCode } from '../../platform/us-states.ts';
+import { builder } from '../builder.ts';
+import { defineRecordType } from '../record-type/define.ts';
+import type { RecordType } from '../record-type/define.ts';
+import { cityName, practiceArea, recordIdFilter } from '../record-type/filters.ts';
+import firms from './firm.ts';
+
+export const BAR_STATUSES = ['active', 'inactive', 'suspended'] as const;
+const BarStatus = builder.enumType('BarStatus', { values: BAR_STATUSES });
+
+const Attorney = builder.prismaObject('Attorney', {
+  description: 'An attorney with bar admission and verification.',
+  fields: (t) => ({
+    id: t.string({ resolve: (attorney) => attorneys.ids.format(attorney.id) }),
+    name: t.string({ resolve: (attorney) => `${attorney.firstName} ${attorney.lastName}` }),
+    firstName: t.exposeString('firstName'),
+    lastName: t.exposeString('lastName'),
+    firmId: t.string({
+      nullable: true,
+      resolve: (attorney) => (attorney.firmId === null ? null : firms.ids.format(attorney.firmId)),
+    }),
+    firmName: t.string({
+      nullable: true,
+      select: { firm: { select: { name: true } } },
+      resolve: (attorney) => attorney.firm?.name ?? null,
+    }),
+    isPartner: t.exposeBoolean('isPartner'),
+    practiceAreas: t.exposeStringList('practiceAreas'),
+    state: t.exposeString('state'),
+    city: t.exposeString('city'),
+    barNumber: t.exposeString('barNumber'),
+    barStatus: t.field({ type: BarStatus, resolve: (attorney) => attorney.barStatus as (typeof BAR_STATUSES)[number] }),
+    barVerified: t.exposeBoolean('barVerified'),
+    verifiedAt: t.expose('verifiedAt', { type: 'DateTime', nullable: true }),
+    admittedYear: t.exposeInt('admittedYear'),
+    email: t.exposeString('email'),
+    phone: t.exposeString('phone'),
+    firm: t.relation('firm', { nullable: true }),
+  }),
+});
+
+const attorneys: RecordType = defineRecordType({
+  name: 'attorneys',
+  kind: 'attorney',
+  idPrefix: 'atty',
+  vertical: 'legal',
+  model: 'Attorney',
+  table: 'attorneys',
+  object: Attorney,
+  listDescription: 'Attorneys matching every given filter, one offset page at a time (by last name).',
+  filters: {
+    practiceArea: argument('String', practiceArea, { description: 'A practice area such as Personal Injury.' }),
+    state: argument('String', stateCode),
+    city: argument('String', cityName),
+    barStatus: argument(BarStatus, z.enum(BAR_STATUSES)),
+    verified: argument('Boolean', z.boolean(), { description: 'Whether the bar admission has been verified.' }),
+    firmId: argument('String', recordIdFilter(firms.ids)),
+  },
+  where: (filter) => ({
+    practiceAreas: filter.practiceArea ? { has: filter.practiceArea } : undefined,
+    state: filter.state,
+    city: filter.city ? equalsIgnoringCase(filter.city) : undefined,
+    barStatus: filter.barStatus,
+    barVerified: filter.verified,
+    firmId: filter.firmId,
+  }),
+  sorts: { name: 'lastName', admitted_year: 'admittedYear', state: 'state', city: 'city', verified_at: 'verifiedAt', id: 'id' },
+  defaultSort: { field: 'lastName', direction: 'asc' },
+  restFields: {
+    id: 'id',
+    name: 'name',
+    firm_id: 'firmId',
+    firm_name: 'firmName',
+    practice_areas: 'practiceAreas',
+    state: 'state',
+    city: 'city',
+    bar_number: 'barNumber',
+    bar_status: 'barStatus',
+    bar_verified: 'barVerified',
+    verified_at: 'verifiedAt',
+    admitted_year: 'admittedYear',
+    email: 'email',
+    phone: 'phone',
+  },
+  search: { text: `"first_name" || ' ' || "last_name"`, title: `first_name || ' ' || last_name`, subtitle: `city || ', ' || state` },
+  plan: 'professional',
+  references: { firmId: 'firms' },
+});
+
+export default attorneys;

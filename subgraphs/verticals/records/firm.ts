@@ -1,0 +1,77 @@
+import { z } from 'zod';
+import { argument } from '../../platform/arguments.ts';
+import { equalsIgnoringCase } from '../../platform/text-match.ts';
+import { stateCode } from '../../platform/us-states.ts';
+import { builder } from '../builder.ts';
+import { defineRecordType } from '../record-type/define.ts';
+import type { RecordType } from '../record-type/define.ts';
+import { cityName, practiceArea } from '../record-type/filters.ts';
+import { relatedLimit } from '../record-type/page.ts';
+
+const firmSize = z.number().int('must be an integer').min(1, 'must be 1 or more');
+
+const Firm = builder.prismaObject('Firm', {
+  description: 'A law firm with its headquarters, practice areas, attorneys and partners.',
+  fields: (t) => ({
+    id: t.string({ resolve: (firm) => firms.ids.format(firm.id) }),
+    name: t.exposeString('name'),
+    hqCity: t.exposeString('hqCity'),
+    hqState: t.exposeString('hqState'),
+    size: t.exposeInt('size', { description: 'Attorneys at the firm.' }),
+    practiceAreas: t.exposeStringList('practiceAreas'),
+    website: t.exposeString('website'),
+    foundedYear: t.exposeInt('foundedYear'),
+    attorneys: t.relation('attorneys', {
+      description: 'The firm’s attorneys, partners first.',
+      args: { limit: t.arg.int({ required: false }) },
+      query: (args) => ({ take: relatedLimit(args.limit), orderBy: [{ isPartner: 'desc' }, { id: 'asc' }] }),
+    }),
+    partners: t.relation('attorneys', {
+      description: 'The firm’s partners.',
+      query: { where: { isPartner: true }, orderBy: { id: 'asc' } },
+    }),
+    attorneysCount: t.relationCount('attorneys'),
+  }),
+});
+
+const firms: RecordType = defineRecordType({
+  name: 'firms',
+  kind: 'firm',
+  idPrefix: 'firm',
+  vertical: 'legal',
+  model: 'Firm',
+  table: 'firms',
+  object: Firm,
+  listDescription: 'Law firms matching every given filter, one offset page at a time (largest first).',
+  filters: {
+    practiceArea: argument('String', practiceArea),
+    state: argument('String', stateCode, { description: 'State of the headquarters.' }),
+    city: argument('String', cityName, { description: 'City of the headquarters.' }),
+    minSize: argument('Int', firmSize),
+    maxSize: argument('Int', firmSize),
+  },
+  ranges: [['minSize', 'maxSize']],
+  where: (filter) => ({
+    practiceAreas: filter.practiceArea ? { has: filter.practiceArea } : undefined,
+    hqState: filter.state,
+    hqCity: filter.city ? equalsIgnoringCase(filter.city) : undefined,
+    size: { gte: filter.minSize, lte: filter.maxSize },
+  }),
+  sorts: { size: 'size', name: 'name', founded_year: 'foundedYear', state: 'hqState', id: 'id' },
+  defaultSort: { field: 'size', direction: 'desc' },
+  restFields: {
+    id: 'id',
+    name: 'name',
+    hq_city: 'hqCity',
+    hq_state: 'hqState',
+    size: 'size',
+    practice_areas: 'practiceAreas',
+    partners: 'partners { id name }',
+    website: 'website',
+    founded_year: 'foundedYear',
+  },
+  search: { text: 'name', title: 'name', subtitle: `hq_city || ', ' || hq_state` },
+  plan: 'professional',
+});
+
+export default firms;

@@ -1,0 +1,16 @@
+import { builder } from './builder.ts';
+
+/**
+ * The verticals, in the documents' order, each with the record type its reports export when they name none.
+ * Record types (records/) say which vertical they belong to; REST serves them under /api/v1/<vertical>/<name>.
+ */
+export const VERTICALS = {
+  b2b: { primary: 'companies' },
+  realestate: { primary: 'properties' },
+  legal: { primary: 'attorneys' },
+} as const;
+
+export type Vertical = keyof typeof VERTICALS;
+export const VERTICAL_NAMES = Object.keys(VERTICALS) as Vertical[];
+
+export const VerticalEnum = builder.enumType('Vertical', { values: VERTICAL_NAMES });
