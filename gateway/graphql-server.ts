@@ -8,6 +8,7 @@ import type { RequestContext } from '../subgraphs/platform/context.ts';
 import { formatGraphQLError } from './errors.ts';
 import { refuseUnsafeText } from './input/graphql-text-plugin.ts';
 import { InFlightFetches } from './in-flight-fetches.ts';
+import { assertEveryFieldHasAPlan } from './auth/plan-access.ts';
 import { QUERY_LIMITS } from './limits/policy.ts';
 import type { SubgraphResponse } from './in-flight-fetches.ts';
 import { CachedLocalDataSource } from './local-data-source.ts';
@@ -96,5 +97,6 @@ export async function createGraphQLServer(
   });
   await server.start();
   if (!gateway.schema) throw new Error('the gateway started without a schema');
+  assertEveryFieldHasAPlan(gateway.schema);
   return { server, schema: gateway.schema, inFlight };
 }

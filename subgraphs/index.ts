@@ -1,5 +1,8 @@
 import type { GraphQLSchema } from 'graphql';
+import type { PlanRule } from './platform/plan-rule.ts';
+import { MARKETS_PLAN_RULES } from './markets/plan-rules.ts';
 import { marketsSchema } from './markets/schema.ts';
+import { VERTICALS_PLAN_RULES } from './verticals/plan-rules.ts';
 import { verticalsSchema } from './verticals/schema.ts';
 
 /** What the gateway's REST tables need of the record types: names, verticals, GraphQL fields and REST shapes. */
@@ -13,3 +16,6 @@ export const SUBGRAPHS: Record<SubgraphName, GraphQLSchema> = {
 };
 
 export type SubgraphName = 'verticals' | 'markets';
+
+/** The plan table: each subgraph's rules for the fields it defines (gateway/auth/plan-access.ts enforces it). */
+export const PLAN_RULES: readonly PlanRule[] = [...VERTICALS_PLAN_RULES, ...MARKETS_PLAN_RULES];

@@ -1,75 +1,57 @@
+import { isInterfaceType, isObjectType } from 'graphql';
+import type { GraphQLSchema } from 'graphql';
+import { PLAN_RULES } from '../../subgraphs/index.ts';
 import type { Plan } from '../../subgraphs/platform/context.ts';
 import { ForbiddenError } from '../../subgraphs/platform/errors.ts';
+import type { PlanRule } from '../../subgraphs/platform/plan-rule.ts';
 
 /**
- * THE table of which plan reaches what (docs/api.md "Plans and limits" prints it). Entries name GraphQL
- * schema coordinates: `Type.field`, or `Type.*` for every field of a type wherever it is reached. REST
- * routes run GraphQL operations, so one check of the operation's fields covers REST and GraphQL alike;
- * anything not listed is open to every plan.
+ * Which plan reaches what: the subgraphs' plan rules (subgraphs/index.ts PLAN_RULES; docs/api.md "Plans and
+ * limits" prints them), checked on every field an operation selects. REST routes run GraphQL operations, so one
+ * check covers REST and GraphQL alike. It fails closed: a field no rule names is refused, and the gateway does
+ * not start while the API has one (`assertEveryFieldHasAPlan`).
  */
-export interface PlanRule {
-  feature: string;
-  plan: Plan;
-  coordinates: readonly string[];
-}
-
-// Root fields are listed as well as types: a query that selects only a list's totals reaches no record type.
-const RECORD_ROOTS = ['companies', 'contacts', 'properties', 'owners', 'attorneys', 'firms', 'leads'].flatMap((list) => [
-  `Query.${list}`,
-  `Query.${list}Connection`,
-]);
-
-export const PLAN_RULES: readonly PlanRule[] = [
-  {
-    feature: 'Business, real-estate and legal records, universal search, leads (/api/v1)',
-    plan: 'professional',
-    coordinates: [
-      ...RECORD_ROOTS,
-      'Query.company', 'Query.contact', 'Query.property', 'Query.owner', 'Query.attorney', 'Query.firm', 'Query.lead',
-      'Query.search', 'Company.contacts', 'Contact.*', 'Property.*', 'Owner.*', 'Attorney.*', 'Firm.*', 'Lead.*',
-      'Mutation.saveLead', 'Mutation.updateLead', 'Mutation.updateLeadStatus', 'Mutation.deleteLead',
-    ],
-  },
-  {
-    feature: 'Report generation and bulk export',
-    plan: 'professional',
-    coordinates: ['Mutation.generateReport', 'Query.report', 'Query.reports', 'ReportJob.*'],
-  },
-  { feature: 'Convergence leads', plan: 'professional', coordinates: ['Query.convergenceLeads', 'ConvergenceLead.*'] },
-  // A profile's identity (ticker, name, sector, industry) is part of the public ticker search; the rest is enrichment.
-  {
-    feature: 'Company profiles (enrich)',
-    plan: 'professional',
-    coordinates: [
-      'Query.companyProfile', 'CompanyProfile.marketCap', 'CompanyProfile.ceo', 'CompanyProfile.description',
-      'CompanyProfile.website', 'CompanyProfile.employees', 'CompanyProfile.headquarters', 'CompanyProfile.cik',
-      'CompanyProfile.updatedAt',
-    ],
-  },
-];
+export { PLAN_RULES };
 
 const RANK: Record<Plan, number> = { analyst: 0, professional: 1, institutional: 2 };
 
 const RULE_BY_COORDINATE = new Map(PLAN_RULES.flatMap((rule) => rule.coordinates.map((coordinate) => [coordinate, rule])));
 
-/** The rule that governs a field, if any (`Type.field` first, then `Type.*`). */
+/** The rule that governs a field (`Type.field` first, then `Type.*`); undefined when none does. */
 export function ruleFor(typeName: string, fieldName: string): PlanRule | undefined {
   return RULE_BY_COORDINATE.get(`${typeName}.${fieldName}`) ?? RULE_BY_COORDINATE.get(`${typeName}.*`);
 }
 
+/** GraphQL's own meta fields (`__typename`, `__schema`, `__type`) belong to no feature. */
+const isMetaField = (typeName: string, fieldName: string) => fieldName.startsWith('__') || typeName.startsWith('__');
+
 export function planReaches(plan: Plan, rule: PlanRule | undefined): boolean {
-  return !rule || RANK[plan] >= RANK[rule.plan];
+  return rule !== undefined && RANK[plan] >= RANK[rule.plan];
 }
 
-/** Refuses (403 plan_required, redirect /billing) when any field the operation selects is above the plan. */
+/** Refuses (403 plan_required, redirect /billing) when any field the operation selects is above the plan or has no rule. */
 export function assertPlanReaches(plan: Plan, fields: Iterable<{ typeName: string; fieldName: string }>): void {
   for (const { typeName, fieldName } of fields) {
+    if (isMetaField(typeName, fieldName)) continue;
     const rule = ruleFor(typeName, fieldName);
+    if (!rule) throw new ForbiddenError('plan_required', `${typeName}.${fieldName} is not part of any plan.`);
     if (!planReaches(plan, rule)) {
-      throw new ForbiddenError(
-        'plan_required',
-        `${rule!.feature} require the ${rule!.plan} plan or higher; your plan is ${plan}.`,
-      );
+      throw new ForbiddenError('plan_required', `${rule.feature} require the ${rule.plan} plan or higher; your plan is ${plan}.`);
     }
   }
+}
+
+/** Every field of the schema's object and interface types that no plan rule names. */
+export function fieldsWithoutPlan(schema: GraphQLSchema): string[] {
+  return Object.values(schema.getTypeMap())
+    .filter((type) => (isObjectType(type) || isInterfaceType(type)) && !type.name.startsWith('__'))
+    .flatMap((type) => Object.keys((type as { getFields(): object }).getFields()).map((field) => [type.name, field] as const))
+    .filter(([typeName, fieldName]) => !isMetaField(typeName, fieldName) && !ruleFor(typeName, fieldName))
+    .map(([typeName, fieldName]) => `${typeName}.${fieldName}`);
+}
+
+/** Stops a gateway whose API has a field without a plan: a forgotten rule must not leave data open or unreachable. */
+export function assertEveryFieldHasAPlan(schema: GraphQLSchema): void {
+  const missing = fieldsWithoutPlan(schema);
+  if (missing.length) throw new Error(`No plan rule names ${missing.join(', ')} (add it to its subgraph's plan-rules.ts).`);
 }

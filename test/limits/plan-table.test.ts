@@ -1,10 +1,11 @@
-import { Supergraph } from '@apollo/federation-internals';
+import { extendSchema, parse } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { PLAN_RULES } from '../../gateway/auth/plan-access.ts';
+import { PLAN_RULES, assertEveryFieldHasAPlan, assertPlanReaches, fieldsWithoutPlan, ruleFor } from '../../gateway/auth/plan-access.ts';
 import { FIELD_LIMITS } from '../../gateway/limits/policy.ts';
-import { readSupergraph } from '../../gateway/supergraph.ts';
+import { apiSchema } from '../../gateway/supergraph.ts';
+import { RECORD_TYPES } from '../../subgraphs/index.ts';
 
-const api = Supergraph.build(readSupergraph()).apiSchema().toGraphQLJSSchema();
+const api = apiSchema();
 
 function exists(coordinate: string): boolean {
   const [typeName, fieldName] = coordinate.split('.');
@@ -19,12 +20,28 @@ describe('the plan and limit tables', () => {
     expect(coordinates.filter((coordinate) => !exists(coordinate))).toEqual([]);
   });
 
-  it('cover every root field of the records API', () => {
-    const covered = new Set(PLAN_RULES.flatMap((rule) => rule.coordinates));
-    const recordRoots = ['companies', 'contacts', 'properties', 'owners', 'attorneys', 'firms', 'leads', 'search', 'reports'];
-    for (const root of recordRoots) expect(covered, root).toContain(`Query.${root}`);
-    for (const mutation of Object.keys(api.getMutationType()!.getFields())) {
-      if (/Lead|Report/.test(mutation)) expect(covered, mutation).toContain(`Mutation.${mutation}`);
+  it('give every field of the API a plan', () => {
+    expect(fieldsWithoutPlan(api)).toEqual([]);
+  });
+
+  it('put every record type’s lists, connection and single record at the plan its model file declares', () => {
+    for (const type of RECORD_TYPES) {
+      for (const root of [type.list, type.connection, type.one]) expect(ruleFor('Query', root)?.plan, root).toBe(type.plan);
     }
+  });
+});
+
+describe('a field without a plan rule', () => {
+  const unplanned = extendSchema(api, parse('extend type Query { unplannedRecords: Int }'));
+
+  it('stops the gateway from starting, naming the field', () => {
+    expect(() => assertEveryFieldHasAPlan(unplanned)).toThrow(/No plan rule names Query\.unplannedRecords/);
+  });
+
+  it('is refused to every plan, institutional included', () => {
+    expect(() => assertPlanReaches('institutional', [{ typeName: 'Query', fieldName: 'unplannedRecords' }])).toThrow(
+      expect.objectContaining({ code: 'plan_required' }),
+    );
+    expect(() => assertPlanReaches('analyst', [{ typeName: 'Query', fieldName: '__typename' }])).not.toThrow();
   });
 });
