@@ -106,7 +106,7 @@ export async function seedDatabase(db: Database, options: SeedOptions): Promise<
   await restoreDroppedIndexes(db);
   if (await isSeeded(db)) throw new AlreadySeededError('the database already holds generated records; reset it first');
 
-  const tables = planTables(ctx);
+  const tables = await planTables(ctx);
   const dropped = ctx.scale >= DROP_INDEXES_FROM_SCALE ? await secondaryIndexes(db, SEED_TABLES) : [];
   await dropIndexes(db, dropped);
 

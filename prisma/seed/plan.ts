@@ -1,18 +1,14 @@
 import { CHUNK_ROWS, csvChunks, type Row } from './copy.ts';
 import type { SeedContext } from './context.ts';
-import { ATTORNEY_COLUMNS, attorneyRows } from './generate/attorney.ts';
 import { BRIEFING_COLUMNS, BRIEFING_DAYS, briefingRows, type DayTopSignal } from './generate/briefing.ts';
-import { COMPANY_COLUMNS, companyCores, companyRows } from './generate/company.ts';
-import { CONTACT_COLUMNS, contactRows } from './generate/contact.ts';
 import { TRADE_COLUMNS, congressionalTradeRows, tradeCount } from './generate/congressional-trade.ts';
-import { FIRM_COLUMNS, firmRows } from './generate/firm.ts';
-import { legalUnits, portfolios } from './generate/layout.ts';
 import { DAILY_PRICE_COLUMNS, MARKET_TICKERS, PRICE_DAYS, PROFILE_COLUMNS, dailyPriceRows, profileRows } from './generate/market-data.ts';
 import { MEMBER_COLUMNS, buildMembers, memberRows } from './generate/member.ts';
-import { OWNER_COLUMNS, ownerRows, propertyRows } from './generate/owner.ts';
-import { PROPERTY_COLUMNS } from './generate/property.ts';
 import { MACRO_COLUMNS, TENORS, YIELD_COLUMNS, macroRows, yieldCurveRows, yieldCurves } from './generate/rates.ts';
 import { SIGNAL_COLUMNS, signalCount, signalRows } from './generate/signal.ts';
+import type { RecordSeed } from './record-seed.ts';
+import { RECORD_TYPES } from '../../subgraphs/verticals/record-type/catalog.ts';
+import type { RecordType } from '../../subgraphs/verticals/record-type/define.ts';
 
 /**
  * Every table the generator fills, in load order (parents before children, signals before briefings), with
@@ -27,43 +23,48 @@ export interface TableLoad {
   rows(): Iterable<Row>;
 }
 
-export const SEED_TABLES = [
-  'companies', 'contacts', 'owners', 'properties', 'firms', 'attorneys', 'members', 'company_profiles',
-  'daily_prices', 'signals', 'congressional_trades', 'yield_curve_points', 'macro_indicators', 'briefings',
-] as const;
-export type SeedTable = (typeof SEED_TABLES)[number];
-
 /**
- * Tables that must load in order (children after parents, briefings after signals). Chains are independent
- * of one another, so PostgreSQL can load several side by side; they are listed largest first (the companies
- * chain is ~4 rows per scale unit, the others ~1-1.5) so two workers finish together.
+ * The record tables in load chains: each record type after the types it references (contacts after companies,
+ * properties after owners), one chain per record type that references none. Chains are independent of one
+ * another, so PostgreSQL can load several side by side.
  */
-export const LOAD_CHAINS: readonly (readonly SeedTable[])[] = [
-  ['companies', 'contacts'],
-  ['members', 'company_profiles', 'daily_prices', 'signals', 'congressional_trades', 'yield_curve_points', 'macro_indicators', 'briefings'],
-  ['owners', 'properties'],
-  ['firms', 'attorneys'],
-];
+function recordChains(types: readonly RecordType[]): string[][] {
+  const after = (parent: RecordType): string[] =>
+    types.filter((type) => Object.values(type.references).includes(parent.name)).flatMap((child) => [child.table, ...after(child)]);
+  return types.filter((type) => Object.keys(type.references).length === 0).map((root) => [root.table, ...after(root)]);
+}
 
-function count(items: Iterable<unknown>): number {
-  let total = 0;
-  for (const _ of items) total++;
-  return total;
+/** Market data: briefings are written from the loaded signals, so the whole chain loads in this order. */
+const MARKET_CHAIN = [
+  'members', 'company_profiles', 'daily_prices', 'signals', 'congressional_trades', 'yield_curve_points', 'macro_indicators', 'briefings',
+] as const;
+
+export const LOAD_CHAINS: readonly (readonly string[])[] = [...recordChains(RECORD_TYPES), MARKET_CHAIN];
+
+/** Every table the generator fills, in load order within each chain. */
+export const SEED_TABLES: readonly string[] = LOAD_CHAINS.flat();
+export type SeedTable = string;
+
+/** Each record type's generator, prisma/seed/generate/<kind>.ts (see record-seed.ts). */
+async function recordSeedOf(type: RecordType): Promise<RecordSeed> {
+  const module = (await import(new URL(`./generate/${type.kind}.ts`, import.meta.url).href)) as { recordSeed?: RecordSeed };
+  if (!module.recordSeed) throw new Error(`prisma/seed/generate/${type.kind}.ts exports no recordSeed`);
+  return module.recordSeed;
 }
 
 /** All tables but briefings, which are written from the loaded signals (`briefingLoad`). */
-export function planTables(ctx: SeedContext): TableLoad[] {
-  const firms = count([...legalUnits(ctx)].filter((unit) => unit.kind === 'firm'));
+export async function planTables(ctx: SeedContext): Promise<TableLoad[]> {
   const curveDays = yieldCurves(ctx).length;
   const load = (table: SeedTable, columns: readonly string[], expectedRows: number, rows: () => Iterable<Row>, serialId = false): TableLoad =>
     ({ table, columns, expectedRows, serialId, rows });
+  const records = await Promise.all(
+    RECORD_TYPES.map(async (type) => {
+      const seed = await recordSeedOf(type);
+      return load(type.table, seed.columns, seed.expectedRows(ctx), () => seed.rows(ctx), true);
+    }),
+  );
   return [
-    load('companies', COMPANY_COLUMNS, ctx.scale, () => companyRows(ctx), true),
-    load('contacts', CONTACT_COLUMNS, Math.round(ctx.scale * 3.15), () => contactRows(ctx, companyCores(ctx)), true),
-    load('owners', OWNER_COLUMNS, count(portfolios(ctx)), () => ownerRows(ctx), true),
-    load('properties', PROPERTY_COLUMNS, ctx.scale, () => propertyRows(ctx), true),
-    load('firms', FIRM_COLUMNS, firms, () => firmRows(ctx), true),
-    load('attorneys', ATTORNEY_COLUMNS, ctx.scale, () => attorneyRows(ctx), true),
+    ...records,
     load('members', MEMBER_COLUMNS, buildMembers(ctx).length, () => memberRows(ctx)),
     load('company_profiles', PROFILE_COLUMNS, MARKET_TICKERS.length, () => profileRows(ctx)),
     load('daily_prices', DAILY_PRICE_COLUMNS, MARKET_TICKERS.length * PRICE_DAYS, () => dailyPriceRows(ctx)),

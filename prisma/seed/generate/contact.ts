@@ -2,8 +2,9 @@ import type { Row } from '../copy.ts';
 import type { SeedContext } from '../context.ts';
 import { Rng, Weighted } from '../random.ts';
 import { slug } from '../pools.ts';
-import type { CompanyCore } from './company.ts';
+import { companyCores, type CompanyCore } from './company.ts';
 import { emailPattern, personName, phone, workEmail, type PersonName } from './people.ts';
+import type { RecordSeed } from '../record-seed.ts';
 
 /**
  * Contacts of a company: 2-5 people, most senior first, drawn from a generator of that company alone. The
@@ -112,3 +113,10 @@ export function* contactRows(ctx: SeedContext, companies: Iterable<CompanyCore>)
     }
   }
 }
+
+/** Contacts: 2-5 per company (3.15 on average), written after the companies. */
+export const recordSeed: RecordSeed = {
+  columns: CONTACT_COLUMNS,
+  expectedRows: (ctx) => Math.round(ctx.scale * 3.15),
+  rows: (ctx) => contactRows(ctx, companyCores(ctx)),
+};
