@@ -1,31 +1,33 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { RequestContext } from '../../subgraphs/platform/context.ts';
-import { ConflictError, NotFoundError } from '../../subgraphs/platform/errors.ts';
-import { formatId } from '../../subgraphs/platform/ids.ts';
-import { assertPlanReaches } from '../auth/plan-access.ts';
-import { reportsDirectory } from '../../subgraphs/verticals/reports/worker.ts';
-import { findOwnedReport } from '../../subgraphs/verticals/types/report.ts';
+import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { RequestContext } from '../../platform/context.ts';
+import { ConflictError, NotFoundError } from '../../platform/errors.ts';
+import { formatId } from '../../platform/ids.ts';
+import { findOwnedReport } from '../types/report.ts';
+import { reportsDirectory } from './worker.ts';
+
+export const REPORT_DOWNLOAD_ROUTE = '/api/v1/reports/:id/download';
 
 const CONTENT_TYPES = { csv: 'text/csv; charset=utf-8', json: 'application/json; charset=utf-8' } as const;
+
+export interface ReportDownloadOptions {
+  contextFor: (request: FastifyRequest) => RequestContext;
+  dataDir: string;
+  /** The host's access rule, run before any lookup (the gateway's plan check; a subgraph service trusts its gateway's). */
+  preHandler?: preHandlerAsyncHookHandler;
+}
 
 /**
  * `GET /api/v1/reports/:id/download` streams a finished report file. A file is no GraphQL value, so this is
  * a route of its own; who may read the job is decided by `findOwnedReport`, the function behind the GraphQL
- * `report(id)` field, and so is the plan it needs (403 below it). Not finished yet is a 409; someone else's
- * report, a 404.
+ * `report(id)` field. Not finished yet is a 409; someone else's report, a 404.
  */
-export function registerReportDownload(
-  app: FastifyInstance,
-  deps: { contextFor: (request: FastifyRequest) => RequestContext; dataDir: string },
-): void {
-  const root = resolve(reportsDirectory(deps.dataDir));
-  app.get<{ Params: { id: string } }>('/api/v1/reports/:id/download', async (request, reply) => {
-    // The file is `report(id)`'s: the plan table's rule for that field decides, before any lookup.
-    assertPlanReaches(request.viewer!.plan, [{ typeName: 'Query', fieldName: 'report' }]);
-    const job = await findOwnedReport(deps.contextFor(request), request.params.id);
+export function registerReportDownload(app: FastifyInstance, options: ReportDownloadOptions): void {
+  const root = resolve(reportsDirectory(options.dataDir));
+  app.get<{ Params: { id: string } }>(REPORT_DOWNLOAD_ROUTE, { preHandler: options.preHandler }, async (request, reply) => {
+    const job = await findOwnedReport(options.contextFor(request), request.params.id);
     if (!job) throw new NotFoundError('The report');
     if (job.status !== 'completed' || !job.filePath) {
       throw new ConflictError(`Report ${formatId('report', job.id)} is ${job.status}; it can be downloaded once completed.`);
