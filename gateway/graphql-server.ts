@@ -12,13 +12,10 @@ import { assertEveryFieldHasAPlan } from './auth/plan-access.ts';
 import { QUERY_LIMITS } from './limits/policy.ts';
 import type { SubgraphResponse } from './in-flight-fetches.ts';
 import { CachedLocalDataSource } from './local-data-source.ts';
-import { SUBGRAPH_SECRET_HEADER, VIEWER_HEADER } from './subgraph-protocol.ts';
-import { REQUEST_ID_HEADER } from './http/request-id.ts';
-import { currentRequestId } from '../subgraphs/platform/request-scope.ts';
+import { subgraphRequestHeaders, subgraphUnreachable } from './subgraph-requests.ts';
 import { readSupergraph } from './supergraph.ts';
 import { unavailableStatusPlugin } from './unavailable-status.ts';
 import { env } from '../subgraphs/platform/config.ts';
-import { ServiceUnavailableError } from '../subgraphs/platform/errors.ts';
 import { logger } from '../subgraphs/platform/logger.ts';
 
 export interface GraphQLServerOptions {
@@ -55,16 +52,13 @@ export class AuthenticatedDataSource extends RemoteGraphQLDataSource<RequestCont
       super.process(options).catch((error: unknown) => {
         // Errors a subgraph answers come back in its response; a thrown one means no usable answer arrived.
         logger.warn({ err: error, subgraph: this.name }, 'subgraph unreachable');
-        throw new ServiceUnavailableError(`The ${this.name} service is not reachable. Try again shortly.`);
+        throw subgraphUnreachable(this.name);
       }),
     );
   }
 
   override willSendRequest({ request, context }: Parameters<NonNullable<RemoteGraphQLDataSource<RequestContext>['willSendRequest']>>[0]) {
-    request.http?.headers.set(SUBGRAPH_SECRET_HEADER, this.secret);
-    if (context.viewer) request.http?.headers.set(VIEWER_HEADER, JSON.stringify(context.viewer));
-    const requestId = currentRequestId();
-    if (requestId) request.http?.headers.set(REQUEST_ID_HEADER, requestId);
+    for (const [name, value] of Object.entries(subgraphRequestHeaders(this.secret, context.viewer))) request.http?.headers.set(name, value);
   }
 }
 

@@ -7,8 +7,8 @@ import { ApiError } from '../subgraphs/platform/errors.ts';
 import type { ErrorBody } from '../subgraphs/platform/errors.ts';
 import { env } from '../subgraphs/platform/config.ts';
 import { logger } from '../subgraphs/platform/logger.ts';
-import { attachReportWorker } from '../subgraphs/verticals/reports/worker.ts';
-import type { ReportWorkerOptions } from '../subgraphs/verticals/reports/worker.ts';
+import { attachVerticalsHttp } from '../subgraphs/verticals/http.ts';
+import type { VerticalsHttpOptions } from '../subgraphs/verticals/http.ts';
 import { SUBGRAPHS } from '../subgraphs/index.ts';
 import { registerAccountRoutes } from './auth/account-routes.ts';
 import { registerGuard } from './auth/guard.ts';
@@ -35,7 +35,7 @@ import { createUsageMeter } from './limits/usage-meter.ts';
 import type { GraphQLServerOptions } from './graphql-server.ts';
 import { marketsRoutes } from './rest/markets-routes.ts';
 import { registerRestRoutes } from './rest/register.ts';
-import { registerReportDownload } from './rest/report-download.ts';
+import { forwardReportDownload, requireReportPlan } from './rest/report-download.ts';
 import { registerCompression } from './http/compression.ts';
 import { registerCors } from './http/cors.ts';
 import { registerMetrics } from './http/metrics.ts';
@@ -65,10 +65,10 @@ export interface ServerOptions extends GraphQLServerOptions {
   limits?: Limits;
   /** Session-token signing (from JWT_SECRETS unless given). */
   sessions?: SessionTokens;
-  /** Where report files are written (DATA_DIR unless given). */
+  /** Where report files are written, with verticals in this process (DATA_DIR unless given). */
   dataDir?: string;
-  /** Report worker tuning (poll interval, stale-heartbeat timeout, batch size). */
-  reportWorker?: Omit<ReportWorkerOptions, 'databases' | 'dataDir'>;
+  /** Report worker tuning, with verticals in this process (poll interval, stale-heartbeat timeout, batch size). */
+  reportWorker?: VerticalsHttpOptions['reportWorker'];
   /** How often live usage counts are written to the control database (default 1,000 ms; see limits/usage-meter.ts). */
   usageFlushIntervalMs?: number;
   /** Login throttle and password-hashing bound (LOGIN_HASH_* and auth/login-throttle.ts defaults unless given). */
@@ -165,9 +165,14 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   const restDependencies = { graphql, schema, contextFor, direct };
   registerRestRoutes(app, verticalsRoutes, restDependencies);
   registerRestRoutes(app, marketsRoutes, restDependencies);
-  const dataDir = options.dataDir ?? env.dataDir;
-  registerReportDownload(app, { contextFor, dataDir });
-  attachReportWorker(app, { ...options.reportWorker, databases, dataDir });
+  // Verticals' report worker and download run where verticals runs: here in one process, else in its service.
+  if (options.subgraphUrls && options.gatewaySecret) {
+    const timeoutMs = options.subgraphTimeoutMs ?? env.SUBGRAPH_TIMEOUT_MS;
+    forwardReportDownload(app, { subgraphUrl: options.subgraphUrls.verticals, secret: options.gatewaySecret, timeoutMs });
+  } else {
+    const dataDir = options.dataDir ?? env.dataDir;
+    attachVerticalsHttp(app, { databases, dataDir, contextFor, reportWorker: options.reportWorker, beforeDownload: requireReportPlan });
+  }
 
   app.addHook('onClose', async () => {
     await graphql.stop();

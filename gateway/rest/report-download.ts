@@ -1,44 +1,64 @@
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
-import { join, resolve, sep } from 'node:path';
+import { Readable } from 'node:stream';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { RequestContext } from '../../subgraphs/platform/context.ts';
-import { ConflictError, NotFoundError } from '../../subgraphs/platform/errors.ts';
-import { reportIds } from '../../subgraphs/verticals/types/report.ts';
+import { STATUS_BY_CODE, isErrorCode } from '../../subgraphs/platform/errors.ts';
+import { logger } from '../../subgraphs/platform/logger.ts';
+import { REPORT_DOWNLOAD_ROUTE } from '../../subgraphs/verticals/reports/download.ts';
 import { assertPlanReaches } from '../auth/plan-access.ts';
-import { reportsDirectory } from '../../subgraphs/verticals/reports/worker.ts';
-import { findOwnedReport } from '../../subgraphs/verticals/types/report.ts';
+import { subgraphRequestHeaders, subgraphUnreachable } from '../subgraph-requests.ts';
 
-const CONTENT_TYPES = { csv: 'text/csv; charset=utf-8', json: 'application/json; charset=utf-8' } as const;
+/** The file's own headers; the gateway adds its usual ones (request id, rate limits, CORS) as on any route. */
+const FILE_HEADERS = ['content-type', 'content-length', 'content-disposition'] as const;
+
+/** The file is `report(id)`'s: the plan table's rule for that field decides, before any lookup. */
+export async function requireReportPlan(request: FastifyRequest): Promise<void> {
+  assertPlanReaches(request.viewer!.plan, [{ typeName: 'Query', fieldName: 'report' }]);
+}
+
+export interface ReportDownloadForward {
+  /** VERTICALS_URL (the service's /graphql); the download is its sibling path. */
+  subgraphUrl: string;
+  secret: string;
+  /** How long the service may take to start answering (SUBGRAPH_TIMEOUT_MS). */
+  timeoutMs: number;
+}
 
 /**
- * `GET /api/v1/reports/:id/download` streams a finished report file. A file is no GraphQL value, so this is
- * a route of its own; who may read the job is decided by `findOwnedReport`, the function behind the GraphQL
- * `report(id)` field, and so is the plan it needs (403 below it). Not finished yet is a 409; someone else's
- * report, a 404.
+ * The download when verticals runs as its own service: the plan is checked here, then the request goes to
+ * that service as /graphql's do, and its answer (the streamed file, or its error body) comes back unchanged.
  */
-export function registerReportDownload(
-  app: FastifyInstance,
-  deps: { contextFor: (request: FastifyRequest) => RequestContext; dataDir: string },
-): void {
-  const root = resolve(reportsDirectory(deps.dataDir));
-  app.get<{ Params: { id: string } }>('/api/v1/reports/:id/download', async (request, reply) => {
-    // The file is `report(id)`'s: the plan table's rule for that field decides, before any lookup.
-    assertPlanReaches(request.viewer!.plan, [{ typeName: 'Query', fieldName: 'report' }]);
-    const job = await findOwnedReport(deps.contextFor(request), request.params.id);
-    if (!job) throw new NotFoundError('The report');
-    if (job.status !== 'completed' || !job.filePath) {
-      throw new ConflictError(`Report ${reportIds.format(job.id)} is ${job.status}; it can be downloaded once completed.`);
+export function forwardReportDownload(app: FastifyInstance, target: ReportDownloadForward): void {
+  app.get<{ Params: { id: string } }>(REPORT_DOWNLOAD_ROUTE, { preHandler: requireReportPlan }, async (request, reply) => {
+    const path = REPORT_DOWNLOAD_ROUTE.slice(1).replace(':id', encodeURIComponent(request.params.id));
+    const response = await fetchAnswer(new URL(path, target.subgraphUrl), subgraphRequestHeaders(target.secret, request.viewer), target.timeoutMs);
+    if (response.ok && response.body) {
+      for (const name of FILE_HEADERS) {
+        const value = response.headers.get(name);
+        if (value !== null) reply.header(name, value);
+      }
+      return reply.status(response.status).send(Readable.fromWeb(response.body as WebReadableStream<Uint8Array>));
     }
-    const path = resolve(join(root, job.filePath));
-    // A file path comes from the database: never follow one outside the reports directory.
-    const size = path.startsWith(root + sep) ? await stat(path).then((info) => info.size, () => undefined) : undefined;
-    if (size === undefined) throw new NotFoundError('The report file');
-    const format = job.format === 'json' ? 'json' : 'csv';
-    return reply
-      .type(CONTENT_TYPES[format])
-      .header('content-length', size)
-      .header('content-disposition', `attachment; filename="${reportIds.format(job.id)}.${format}"`)
-      .send(createReadStream(path));
+    const body: unknown = await response.json().catch(() => undefined);
+    // Only the API's own error bodies pass; anything else (the secret refused, a proxy's page) is the service failing.
+    const code = typeof body === 'object' && body !== null && 'error' in body ? body.error : undefined;
+    if (!isErrorCode(code) || STATUS_BY_CODE[code] !== response.status || code === 'unauthorized') {
+      logger.warn({ subgraph: 'verticals', status: response.status }, 'report download refused by the verticals service');
+      throw subgraphUnreachable('verticals');
+    }
+    return reply.status(response.status).send(body);
   });
+}
+
+/** The service's response once its headers arrive; the body then streams without this deadline. */
+async function fetchAnswer(url: URL, headers: Record<string, string>, timeoutMs: number): Promise<Response> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), timeoutMs);
+  try {
+    return await fetch(url, { headers, signal: controller.signal });
+  } catch (error) {
+    logger.warn({ err: error, subgraph: 'verticals' }, 'subgraph unreachable');
+    throw subgraphUnreachable('verticals');
+  } finally {
+    clearTimeout(timer);
+  }
 }

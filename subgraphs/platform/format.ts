@@ -1,19 +1,16 @@
+/** One decimal at most, so `$12.5M` and `$1.2B`, and `$1B` rather than `$1.0B`. */
+const REVENUE = new Intl.NumberFormat('en-US', {
+  style: 'currency',
+  currency: 'USD',
+  notation: 'compact',
+  minimumFractionDigits: 0,
+  maximumFractionDigits: 1,
+});
+
 /**
  * Revenue as the documents show it: `$850K` below a million, `$12.5M`, `$1.2B` at a billion or more
  * (one decimal, trailing `.0` dropped).
  */
 export function formatRevenue(usd: number): string {
-  const scales: [number, string][] = [
-    [1e9, 'B'],
-    [1e6, 'M'],
-    [1e3, 'K'],
-  ];
-  for (const [size, suffix] of scales) {
-    if (usd >= size) return `$${trimDecimal(usd / size)}${suffix}`;
-  }
-  return `$${Math.round(usd)}`;
-}
-
-function trimDecimal(value: number): string {
-  return (Math.round(value * 10) / 10).toFixed(1).replace(/\.0$/, '');
+  return REVENUE.format(usd);
 }

@@ -2,13 +2,14 @@ import { timingSafeEqual, createHash } from 'node:crypto';
 import { ApolloServer } from '@apollo/server';
 import { fastifyApolloHandler } from '@as-integrations/fastify';
 import Fastify from 'fastify';
-import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
+import { GraphQLError } from 'graphql';
 import type { GraphQLSchema } from 'graphql';
 import { z } from 'zod';
 import { SUBGRAPH_SECRET_HEADER, VIEWER_HEADER } from '../../gateway/subgraph-protocol.ts';
 import type { RequestContext, Viewer } from './context.ts';
 import type { Database, Mode } from './database.ts';
-import { formatGraphQLError } from '../../gateway/errors.ts';
+import { errorBodyOf, formatGraphQLError } from '../../gateway/errors.ts';
 import { registerRequestId, requestIdOptions } from '../../gateway/http/request-id.ts';
 import { logger } from './logger.ts';
 
@@ -25,6 +26,8 @@ export interface SubgraphServerOptions {
   databases: Record<Mode, Database>;
   /** The gateway's shared secret; requests without it are refused. */
   secret: string;
+  /** Adds the subgraph's routes besides /graphql (behind the same secret), given each request's context. */
+  attach?: (app: FastifyInstance, contextFor: (request: FastifyRequest) => RequestContext) => void;
 }
 
 /** Compares digests, so the comparison takes the same time whatever the header holds. */
@@ -71,16 +74,21 @@ export async function createSubgraphServer(options: SubgraphServerOptions): Prom
     viewers.set(request, viewer);
   });
 
+  const contextFor = (request: FastifyRequest): RequestContext => {
+    const viewer = viewers.get(request) ?? null;
+    return { viewer, db: databases[viewer?.mode ?? 'live'], loaders: new Map() };
+  };
+  // Attached routes answer errors with the API's body, as the gateway would; Fastify's own 4xx stay as they are.
+  app.setErrorHandler((error: FastifyError, _request, reply) => {
+    if (!(error instanceof GraphQLError) && error.statusCode !== undefined && error.statusCode < 500) throw error;
+    const formatted = formatGraphQLError(error instanceof GraphQLError ? error.toJSON() : { message: error.message }, error);
+    const { status, body } = errorBodyOf(formatted);
+    return reply.status(status).send(body);
+  });
+
   app.get('/healthz', async () => ({ status: 'ok', subgraph: options.name }));
-  app.post(
-    '/graphql',
-    fastifyApolloHandler(apollo, {
-      context: async (request) => {
-        const viewer = viewers.get(request) ?? null;
-        return { viewer, db: databases[viewer?.mode ?? 'live'], loaders: new Map() };
-      },
-    }),
-  );
+  app.post('/graphql', fastifyApolloHandler(apollo, { context: async (request) => contextFor(request) }));
+  options.attach?.(app, contextFor);
   app.addHook('onClose', async () => {
     await apollo.stop();
   });

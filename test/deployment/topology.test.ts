@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -53,6 +54,7 @@ if (TEST_ENGINE !== 'postgres') {
     let store: TestDatabases;
     let redis: TestRedis;
     let env: Record<string, string>;
+    let verticalsDataDir: string;
     const subgraphs: ServiceProcess[] = [];
     const gateways: ServiceProcess[] = [];
 
@@ -81,7 +83,7 @@ if (TEST_ENGINE !== 'postgres') {
       env = {
         DATABASE_URL: store.urls.live!,
         SANDBOX_DATABASE_URL: store.urls.sandbox!,
-        // A folder nothing has made yet, shared by both gateways (report files).
+        // A folder nothing has made yet, shared by both gateways (they write no report files: verticals does).
         DATA_DIR: join(store.dataDir, 'shared', 'data'),
         REDIS_URL: redis.url,
         GATEWAY_SECRET: randomBytes(24).toString('hex'),
@@ -96,8 +98,9 @@ if (TEST_ENGINE !== 'postgres') {
       const [verticalsPort, marketsPort] = [await freePort(), await freePort()];
       env.VERTICALS_URL = `http://127.0.0.1:${verticalsPort}/graphql`;
       env.MARKETS_URL = `http://127.0.0.1:${marketsPort}/graphql`;
+      verticalsDataDir = join(store.dataDir, 'verticals', 'data');
       const started = await Promise.allSettled([
-        startServiceProcess('scripts/start-subgraph.ts', ['verticals'], { ...env, PORT: String(verticalsPort) }, SUBGRAPH_READY),
+        startServiceProcess('scripts/start-subgraph.ts', ['verticals'], { ...env, PORT: String(verticalsPort), DATA_DIR: verticalsDataDir }, SUBGRAPH_READY),
         startServiceProcess('scripts/start-subgraph.ts', ['markets'], { ...env, PORT: String(marketsPort) }, SUBGRAPH_READY),
         startServiceProcess('gateway/main.ts', [], env, GATEWAY_READY),
       ]);
@@ -175,7 +178,7 @@ if (TEST_ENGINE !== 'postgres') {
       expect(keys.status, JSON.stringify(keys.body)).toBe(200);
     });
 
-    it('runs each report job exactly once with a worker in each gateway, and either gateway serves the file', async () => {
+    it('runs each report job once, in the verticals service, and either gateway serves its file', async () => {
       const { key } = await newKey('professional', 'sandbox');
       const queued = await Promise.all(
         [0, 1, 0, 1].map((i) => call(gateways[i]!, '/api/v1/reports/generate', { key, body: { vertical: 'b2b', format: 'csv' } })),
@@ -192,9 +195,14 @@ if (TEST_ENGINE !== 'postgres') {
         );
       for (let polls = 0; (await done()).some((job) => job.status !== 'completed') && polls < 60; polls++) await sleep(500);
       expect(await done()).toEqual(numbers.map(() => ({ status: 'completed', attempts: 1 })));
+      // The worker runs in the verticals service only: every file is in its DATA_DIR, none in the gateways'.
+      for (const id of ids) expect(existsSync(join(verticalsDataDir, 'reports', 'sandbox', `${id}.csv`))).toBe(true);
+      expect(existsSync(join(env.DATA_DIR!, 'reports'))).toBe(false);
       for (const [i, id] of ids.entries()) {
+        // Made through one gateway, downloaded through the other, which forwards to the verticals service.
         const download = await call(gateways[(i + 1) % 2]!, `/api/v1/reports/${id}/download`, { key });
         expect(download.status).toBe(200);
+        expect(download.headers.get('content-disposition')).toBe(`attachment; filename="${id}.csv"`);
         // The header and the ten seeded companies.
         const lines = String(download.body).trim().split('\n');
         expect(lines[0]).toMatch(/^id,company,/);

@@ -2,6 +2,8 @@ import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { stringify } from 'csv-stringify/sync';
+import type { Options } from 'csv-stringify/sync';
 
 /**
  * Writes a report file record by record. Each write waits when the stream's buffer is full, so memory stays
@@ -14,16 +16,17 @@ export interface ReportFileWriter {
   abort(): Promise<void>;
 }
 
-/** RFC 4180: quote a field holding a comma, quote, or line break; lists become `a; b`, objects JSON. */
-function csvCell(value: unknown): string {
-  if (value === null || value === undefined) return '';
-  let text: string;
-  if (Array.isArray(value)) {
-    text = value.map((item) => (typeof item === 'object' && item !== null ? JSON.stringify(item) : String(item))).join('; ');
-  } else if (typeof value === 'object') text = JSON.stringify(value);
-  else text = String(value);
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
+/** List cells read `a; b` (objects in them as JSON), object cells JSON, booleans `true`/`false`; csv-stringify quotes as RFC 4180. */
+const CSV_OPTIONS: Options = {
+  cast: {
+    boolean: String,
+    object: (value) => (Array.isArray(value) ? value.map(listItem).join('; ') : JSON.stringify(value)),
+  },
+};
+
+const listItem = (item: unknown) => (typeof item === 'object' && item !== null ? JSON.stringify(item) : String(item));
+
+const csvLine = (cells: readonly unknown[]) => stringify([cells], CSV_OPTIONS);
 
 export async function openReportFile(path: string, format: 'csv' | 'json', columns: readonly string[]): Promise<ReportFileWriter> {
   await mkdir(dirname(path), { recursive: true });
@@ -39,10 +42,10 @@ export async function openReportFile(path: string, format: 'csv' | 'json', colum
     if (failure) throw failure;
     if (!stream.write(text)) await once(stream, 'drain');
   };
-  await put(format === 'csv' ? `${columns.map(csvCell).join(',')}\n` : '[');
+  await put(format === 'csv' ? csvLine(columns) : '[');
   return {
     async write(record) {
-      if (format === 'csv') await put(`${columns.map((column) => csvCell(record[column])).join(',')}\n`);
+      if (format === 'csv') await put(csvLine(columns.map((column) => record[column])));
       else await put(`${first ? '\n' : ',\n'}${JSON.stringify(record)}`);
       first = false;
     },
