@@ -2,9 +2,9 @@ import { z } from 'zod';
 import type { Prisma } from '../../../prisma/generated/client/client.ts';
 import type { RequestContext } from '../../platform/context.ts';
 import { BadRequestError } from '../../platform/errors.ts';
-import { pageInfoSource, resolvePaging } from '../../platform/paging.ts';
+import { resolvePaging } from '../../platform/paging.ts';
 import { parseArguments, withoutNulls } from '../../platform/validation.ts';
-import { findPage } from '../../platform/deep-page.ts';
+import { definePageObject, pageSource } from '../../platform/page-object.ts';
 import { PageInfo, builder } from '../builder.ts';
 import { isoDate } from '../../platform/dates.ts';
 import { disclosureLagDays, isLateDisclosure, parseAmountRange } from '../disclosure.ts';
@@ -107,21 +107,7 @@ const TRADE_PAGING = { defaultPerPage: 50, maxPerPage: 200, sizeArgument: 'limit
 // Served by the partial (trade_date DESC, id DESC) index over trades in force, so LIMIT stops after the page.
 const TRADE_ORDER: Prisma.CongressionalTradeOrderByWithRelationInput[] = [{ tradeDate: 'desc' }, { id: 'desc' }];
 
-const TradePage = builder
-  .objectRef<{ where: Prisma.CongressionalTradeWhereInput; skip: number; take: number; pageInfo: ReturnType<typeof pageInfoSource> }>('CongressionalTradePage')
-  .implement({
-    fields: (t) => ({
-      nodes: t.prismaField({
-        type: [CongressionalTrade],
-        resolve: (query, page, _args, context) =>
-          findPage({ ...page, orderBy: TRADE_ORDER }, {
-            ids: (args) => context.db.prisma.congressionalTrade.findMany({ ...args, select: { id: true } }),
-            rows: (args) => context.db.prisma.congressionalTrade.findMany({ ...query, ...args }),
-          }),
-      }),
-      pageInfo: t.field({ type: PageInfo, resolve: (page) => page.pageInfo }),
-    }),
-  });
+const TradePage = definePageObject(builder, PageInfo, 'CongressionalTradePage', CongressionalTrade, 'CongressionalTrade');
 
 const filterArgs = builder.args((t) => ({
   ticker: t.string({ required: false }),
@@ -142,12 +128,7 @@ builder.queryFields((t) => ({
     resolve: async (_root, args, context) => {
       const paging = resolvePaging({ page: args.page, size: args.limit }, TRADE_PAGING);
       const where = await tradeWhere(args, context);
-      return {
-        where,
-        skip: paging.skip,
-        take: paging.perPage,
-        pageInfo: pageInfoSource(paging, () => countTotal(context.db, 'CongressionalTrade', where)),
-      };
+      return pageSource(where, TRADE_ORDER, paging, () => countTotal(context.db, 'CongressionalTrade', where));
     },
   }),
   congressionalTradesConnection: t.prismaConnection({

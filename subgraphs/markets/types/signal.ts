@@ -2,10 +2,11 @@ import { z } from 'zod';
 import type { Prisma } from '../../../prisma/generated/client/client.ts';
 import type { RequestContext } from '../../platform/context.ts';
 import { BadRequestError, NotFoundError } from '../../platform/errors.ts';
-import { pageInfoSource, resolvePaging } from '../../platform/paging.ts';
+import { resolvePaging } from '../../platform/paging.ts';
 import { signalHistoryStart } from '../../platform/plans.ts';
 import { parseArguments, withoutNulls } from '../../platform/validation.ts';
-import { findPage } from '../../platform/deep-page.ts';
+import { definePageObject, pageSource } from '../../platform/page-object.ts';
+import type { PageSource } from '../../platform/page-object.ts';
 import { PageInfo, builder } from '../builder.ts';
 import { isKnownTicker, tickerSymbol } from '../tickers.ts';
 import { countTotal } from '../../platform/totals.ts';
@@ -56,34 +57,13 @@ const SIGNAL_PAGING = { defaultPerPage: 20, maxPerPage: 200, sizeArgument: 'limi
 // Served by the (…, created_at DESC, id DESC) indexes, so LIMIT stops after the page.
 const SIGNAL_ORDER: Prisma.SignalOrderByWithRelationInput[] = [{ createdAt: 'desc' }, { id: 'desc' }];
 
-type SignalPageSource = { where: Prisma.SignalWhereInput; skip: number; take: number; pageInfo: ReturnType<typeof pageInfoSource> };
-
 /** One offset page of the signals a `where` selects, newest first. */
-function signalPage(where: Prisma.SignalWhereInput, args: { page?: number | null; limit?: number | null }, context: RequestContext): SignalPageSource {
+function signalPage(where: Prisma.SignalWhereInput, args: { page?: number | null; limit?: number | null }, context: RequestContext): PageSource {
   const paging = resolvePaging({ page: args.page, size: args.limit }, SIGNAL_PAGING);
-  return {
-    where,
-    skip: paging.skip,
-    take: paging.perPage,
-    pageInfo: pageInfoSource(paging, () => countTotal(context.db, 'Signal', where)),
-  };
+  return pageSource(where, SIGNAL_ORDER, paging, () => countTotal(context.db, 'Signal', where));
 }
 
-const SignalPage = builder
-  .objectRef<SignalPageSource>('SignalPage')
-  .implement({
-    fields: (t) => ({
-      nodes: t.prismaField({
-        type: [Signal],
-        resolve: (query, page, _args, context) =>
-          findPage({ ...page, orderBy: SIGNAL_ORDER }, {
-            ids: (args) => context.db.prisma.signal.findMany({ ...args, select: { id: true } }),
-            rows: (args) => context.db.prisma.signal.findMany({ ...query, ...args }),
-          }),
-      }),
-      pageInfo: t.field({ type: PageInfo, resolve: (page) => page.pageInfo }),
-    }),
-  });
+const SignalPage = definePageObject(builder, PageInfo, 'SignalPage', Signal, 'Signal');
 
 builder.queryFields((t) => ({
   signals: t.field({

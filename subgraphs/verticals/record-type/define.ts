@@ -7,7 +7,7 @@ import { idCodec } from '../../platform/ids.ts';
 import type { IdCodec } from '../../platform/ids.ts';
 import type { SortOrder } from '../../platform/paging.ts';
 import type { Vertical } from '../verticals.ts';
-import { delegateOf } from './delegate.ts';
+import { delegateOf } from '../../platform/model-delegate.ts';
 import { rangeRules } from './filters.ts';
 import { addRecordFields } from './graphql-fields.ts';
 

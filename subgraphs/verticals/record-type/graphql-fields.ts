@@ -1,13 +1,12 @@
 import type { ArgumentSpecs, DefinedArguments } from '../../platform/arguments.ts';
 import type { RequestContext } from '../../platform/context.ts';
-import { findPage } from '../../platform/deep-page.ts';
+import { definePageObject } from '../../platform/page-object.ts';
 import { defineSort } from '../../platform/paging.ts';
 import { countTotal } from '../../platform/totals.ts';
 import { PageInfo, builder } from '../builder.ts';
-import { delegateOf } from './delegate.ts';
+import { delegateOf } from '../../platform/model-delegate.ts';
 import type { RecordType, RecordTypeDefinition } from './define.ts';
 import { connectionMaxSize, recordPage } from './page.ts';
-import type { RecordPage } from './page.ts';
 
 /**
  * The fields every record type has, built from its definition: `<Model>Page` (nodes + offset pageInfo) and its
@@ -23,21 +22,7 @@ export function addRecordFields<Filters extends ArgumentSpecs>(
   const sort = defineSort(builder, `${type.model}Sort`, definition.sorts, definition.defaultSort);
   const filterArgs = builder.args((t) => filters.graphql(t));
 
-  const page = builder.objectRef<RecordPage<object>>(`${type.model}Page`).implement({
-    fields: (t) => ({
-      nodes: t.prismaField({
-        type: [object],
-        resolve: (query: object, source: RecordPage<object>, _args: unknown, context: RequestContext) => {
-          const records = delegateOf(context.db, type.model);
-          return findPage(source, {
-            ids: (args) => records.findMany({ ...args, select: { id: true } }),
-            rows: (args) => records.findMany({ ...query, ...args }),
-          });
-        },
-      } as never),
-      pageInfo: t.field({ type: PageInfo, resolve: (source) => source.pageInfo }),
-    }),
-  });
+  const page = definePageObject(builder, PageInfo, `${type.model}Page`, type.object, type.model);
 
   builder.queryFields((t) => ({
     [type.list]: t.field({

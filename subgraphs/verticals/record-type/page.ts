@@ -1,33 +1,19 @@
 import type { RequestContext } from '../../platform/context.ts';
 import { BadRequestError } from '../../platform/errors.ts';
-import { orderBy, pageInfoSource, resolvePaging } from '../../platform/paging.ts';
-import type { PageInfoSource, SortOrder } from '../../platform/paging.ts';
+import { orderBy, resolvePaging } from '../../platform/paging.ts';
+import { pageSource } from '../../platform/page-object.ts';
+import type { PageSource } from '../../platform/page-object.ts';
+import type { SortOrder } from '../../platform/paging.ts';
 import type { Total } from '../../platform/totals.ts';
 
-/** What a `<Thing>Page` object resolves from: the validated filter, order and offset of one page. */
-export interface RecordPage<Where> {
-  where: Where;
-  orderBy: ReturnType<typeof orderBy>;
-  skip: number;
-  take: number;
-  pageInfo: PageInfoSource;
-}
-
 /** Validates paging and builds the page; `count` runs only when a client asks for totals. */
-export function recordPage<Where>(
+export function recordPage<Where extends object>(
   where: Where,
   sort: SortOrder,
   args: { page?: number | null; perPage?: number | null },
   count: (where: Where) => Promise<Total>,
-): RecordPage<Where> {
-  const paging = resolvePaging({ page: args.page, size: args.perPage });
-  return {
-    where,
-    orderBy: orderBy(sort),
-    skip: paging.skip,
-    take: paging.perPage,
-    pageInfo: pageInfoSource(paging, () => count(where)),
-  };
+): PageSource {
+  return pageSource(where, orderBy(sort), resolvePaging({ page: args.page, size: args.perPage }), () => count(where));
 }
 
 const MAX_RELATED = 100;

@@ -4,12 +4,12 @@ import type { RequestContext } from '../../platform/context.ts';
 import { BadRequestError, ConflictError, NotFoundError, UnauthorizedError } from '../../platform/errors.ts';
 import { argument, defineArguments } from '../../platform/arguments.ts';
 import { idCodec } from '../../platform/ids.ts';
+import { definePageObject } from '../../platform/page-object.ts';
 import { defineSort } from '../../platform/paging.ts';
 import { parseArguments, withoutNulls } from '../../platform/validation.ts';
 import { PageInfo, builder } from '../builder.ts';
 import { RECORD_TYPES, parseRecordId } from '../record-type/catalog.ts';
 import { connectionMaxSize, recordPage } from '../record-type/page.ts';
-import type { RecordPage } from '../record-type/page.ts';
 import { VERTICAL_NAMES, VerticalEnum } from '../verticals.ts';
 import { VerticalRecord, loadRecord } from './vertical-record.ts';
 import { countTotal } from '../../platform/totals.ts';
@@ -94,16 +94,7 @@ async function ownedLead(context: RequestContext, id: string): Promise<LeadRow> 
   return lead;
 }
 
-const LeadPage = builder.objectRef<RecordPage<Prisma.LeadWhereInput>>('LeadPage').implement({
-  fields: (t) => ({
-    nodes: t.prismaField({
-      type: [Lead],
-      resolve: (query, page, _args, context) =>
-        context.db.prisma.lead.findMany({ ...query, where: page.where, orderBy: page.orderBy, skip: page.skip, take: page.take }),
-    }),
-    pageInfo: t.field({ type: PageInfo, resolve: (page) => page.pageInfo }),
-  }),
-});
+const LeadPage = definePageObject(builder, PageInfo, 'LeadPage', Lead, 'Lead');
 
 builder.queryFields((t) => ({
   leads: t.field({

@@ -3,13 +3,13 @@ import type { ReportJob as ReportJobRow } from '../../../prisma/generated/client
 import type { RequestContext } from '../../platform/context.ts';
 import { ApiError, BadRequestError } from '../../platform/errors.ts';
 import { idCodec } from '../../platform/ids.ts';
+import { definePageObject } from '../../platform/page-object.ts';
 import { camelCase, snakeCase } from '../../platform/names.ts';
 import { defineSort } from '../../platform/paging.ts';
 import { parseArguments, withoutNulls } from '../../platform/validation.ts';
 import { PageInfo, builder } from '../builder.ts';
 import { RECORD_TYPE_NAMES, primaryRecordType, recordTypeNamed } from '../record-type/catalog.ts';
 import { recordPage } from '../record-type/page.ts';
-import type { RecordPage } from '../record-type/page.ts';
 import { notifyJobQueued } from '../reports/queue.ts';
 import { VERTICAL_NAMES, VerticalEnum } from '../verticals.ts';
 import { accountOf } from './lead.ts';
@@ -116,16 +116,7 @@ export function validateReportRequest(input: Record<string, unknown>) {
 
 const ReportSort = defineSort(builder, 'ReportSort', { created_at: 'createdAt', id: 'id' }, { field: 'createdAt', direction: 'desc' });
 
-const ReportPage = builder.objectRef<RecordPage<{ accountId: string; status?: string }>>('ReportPage').implement({
-  fields: (t) => ({
-    nodes: t.prismaField({
-      type: [ReportJob],
-      resolve: (query, page, _args, context) =>
-        context.db.prisma.reportJob.findMany({ ...query, where: page.where, orderBy: page.orderBy, skip: page.skip, take: page.take }),
-    }),
-    pageInfo: t.field({ type: PageInfo, resolve: (page) => page.pageInfo }),
-  }),
-});
+const ReportPage = definePageObject(builder, PageInfo, 'ReportPage', ReportJob, 'ReportJob');
 
 builder.queryFields((t) => ({
   report: t.prismaField({

@@ -1,5 +1,5 @@
-import type { Prisma } from '../../../prisma/generated/client/client.ts';
-import type { Database } from '../../platform/database.ts';
+import type { Prisma } from '../../prisma/generated/client/client.ts';
+import type { Database } from './database.ts';
 
 /** Prisma's model delegate, as far as the generic record code calls it. */
 export interface RecordDelegate {

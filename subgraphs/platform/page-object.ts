@@ -1,0 +1,50 @@
+import type { Prisma } from '../../prisma/generated/client/client.ts';
+import type { Builder } from './builder.ts';
+import type { RequestContext } from './context.ts';
+import { findPage } from './deep-page.ts';
+import { delegateOf } from './model-delegate.ts';
+import { pageInfoSource } from './paging.ts';
+import type { OffsetPaging, PageInfoSource, definePageInfo } from './paging.ts';
+import type { Total } from './totals.ts';
+
+/** What a `<Thing>Page` object resolves from: the validated filter, order and offset of one page, and its totals. */
+export interface PageSource {
+  where: object;
+  orderBy: object;
+  skip: number;
+  take: number;
+  pageInfo: PageInfoSource;
+}
+
+/** A page of `where` in `orderBy`; `count` runs only when a client asks for totals. */
+export function pageSource(where: object, orderBy: object, paging: OffsetPaging, count: () => Promise<Total>): PageSource {
+  return { where, orderBy, skip: paging.skip, take: paging.perPage, pageInfo: pageInfoSource(paging, count) };
+}
+
+/**
+ * `<Thing>Page { nodes pageInfo }` over one Prisma model: `nodes` spreads the GraphQL selection's Prisma query
+ * into the page's read, deferred-join style when the page is deep (deep-page.ts).
+ */
+export function definePageObject(
+  builder: Builder,
+  pageInfo: ReturnType<typeof definePageInfo>,
+  name: string,
+  node: object,
+  model: Prisma.ModelName,
+) {
+  return builder.objectRef<PageSource>(name).implement({
+    fields: (t) => ({
+      nodes: t.prismaField({
+        type: [node],
+        resolve: (query: object, source: PageSource, _args: unknown, context: RequestContext) => {
+          const records = delegateOf(context.db, model);
+          return findPage(source, {
+            ids: (args) => records.findMany({ ...args, select: { id: true } }),
+            rows: (args) => records.findMany({ ...query, ...args }),
+          });
+        },
+      } as never),
+      pageInfo: t.field({ type: pageInfo, resolve: (source) => source.pageInfo }),
+    }),
+  });
+}
