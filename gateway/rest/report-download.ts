@@ -3,7 +3,7 @@ import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { STATUS_BY_CODE, isErrorCode } from '../../subgraphs/platform/errors.ts';
 import { logger } from '../../subgraphs/platform/logger.ts';
-import { REPORT_DOWNLOAD_ROUTE } from '../../subgraphs/verticals/reports/download.ts';
+import { REPORT_DOWNLOAD_ROUTE } from '../../subgraphs/index.ts';
 import { assertPlanReaches } from '../auth/plan-access.ts';
 import { subgraphRequestHeaders, subgraphUnreachable } from '../subgraph-requests.ts';
 
