@@ -5,14 +5,14 @@ import { ApolloGateway, RemoteGraphQLDataSource } from '@apollo/gateway';
 import { SUBGRAPHS } from '../subgraphs/index.ts';
 import type { SubgraphName } from '../subgraphs/index.ts';
 import type { RequestContext } from '../subgraphs/platform/context.ts';
-import { formatGraphQLError } from './errors.ts';
+import { formatGraphQLError } from '../subgraphs/platform/error-body.ts';
 import { refuseUnsafeText } from './input/graphql-text-plugin.ts';
 import { InFlightFetches } from './in-flight-fetches.ts';
 import { QUERY_LIMITS } from './limits/policy.ts';
 import type { SubgraphResponse } from './in-flight-fetches.ts';
 import { CachedLocalDataSource } from './local-data-source.ts';
-import { SUBGRAPH_SECRET_HEADER, VIEWER_HEADER } from './subgraph-protocol.ts';
-import { REQUEST_ID_HEADER } from './http/request-id.ts';
+import { SUBGRAPH_SECRET_HEADER, VIEWER_HEADER } from '../subgraphs/platform/http/subgraph-protocol.ts';
+import { REQUEST_ID_HEADER } from '../subgraphs/platform/http/request-id.ts';
 import { currentRequestId } from '../subgraphs/platform/request-scope.ts';
 import { readSupergraph } from './supergraph.ts';
 import { unavailableStatusPlugin } from './unavailable-status.ts';
@@ -91,7 +91,7 @@ export async function createGraphQLServer(
     // A document past the token limit is a syntax error (400) before it can nest deep enough to exhaust the stack.
     parseOptions: { maxTokens: QUERY_LIMITS.maxTokens },
     plugins: [refuseUnsafeText, unavailableStatusPlugin, ...(options.plugins ?? [])],
-    // Apollo's own SIGTERM handler re-raises the signal and kills the process before our shutdown (gateway/shutdown.ts) flushes usage.
+    // Apollo's own SIGTERM handler re-raises the signal and kills the process before our shutdown (subgraphs/platform/process/shutdown.ts) flushes usage.
     stopOnTerminationSignals: false,
   });
   await server.start();

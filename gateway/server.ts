@@ -17,7 +17,7 @@ import { createSessionTokens } from './auth/sessions.ts';
 import type { SessionTokens } from './auth/sessions.ts';
 import { trustProxyOption } from './client-address.ts';
 import type { TrustProxy } from './client-address.ts';
-import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from './database-unavailable.ts';
+import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from '../subgraphs/platform/database-unavailable.ts';
 import { frameworkErrorOptions, requestReadingRefusal } from './framework-errors.ts';
 import { registerReadiness } from './readiness.ts';
 import { registerRequestDeadline } from './request-deadline.ts';
@@ -41,7 +41,7 @@ import { registerCors } from './http/cors.ts';
 import { registerMetrics } from './http/metrics.ts';
 import { registerClosingRefusal } from './http/closing.ts';
 import { registerNotFound } from './http/not-found.ts';
-import { registerRequestId, requestIdOptions } from './http/request-id.ts';
+import { registerRequestId, requestIdOptions } from '../subgraphs/platform/http/request-id.ts';
 import { verticalsRoutes } from './rest/verticals-routes.ts';
 
 declare module 'fastify' {

@@ -4,7 +4,7 @@ import { Kind, parse } from 'graphql';
 import type { GraphQLFormattedError, GraphQLSchema, OperationDefinitionNode } from 'graphql';
 import type { RequestContext } from '../../subgraphs/platform/context.ts';
 import { BadRequestError } from '../../subgraphs/platform/errors.ts';
-import { errorBodyOf } from '../errors.ts';
+import { errorBodyOf } from '../../subgraphs/platform/error-body.ts';
 import { directRunner } from './direct.ts';
 import { ANONYMOUS_PLAN, fillOmitted, planVariants } from './plan-variants.ts';
 import type { DirectExecutionOptions } from './direct.ts';

@@ -5,11 +5,11 @@ import Fastify from 'fastify';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { GraphQLSchema } from 'graphql';
 import { z } from 'zod';
-import { SUBGRAPH_SECRET_HEADER, VIEWER_HEADER } from '../../gateway/subgraph-protocol.ts';
+import { SUBGRAPH_SECRET_HEADER, VIEWER_HEADER } from './http/subgraph-protocol.ts';
 import type { RequestContext, Viewer } from './context.ts';
 import type { Database, Mode } from './database.ts';
-import { formatGraphQLError } from '../../gateway/errors.ts';
-import { registerRequestId, requestIdOptions } from '../../gateway/http/request-id.ts';
+import { formatGraphQLError } from './error-body.ts';
+import { registerRequestId, requestIdOptions } from './http/request-id.ts';
 import { logger } from './logger.ts';
 
 const ViewerHeader = z.object({
@@ -45,7 +45,7 @@ export async function createSubgraphServer(options: SubgraphServerOptions): Prom
     includeStacktraceInErrorResponses: false,
     formatError: formatGraphQLError,
     introspection: false,
-    // Apollo's own SIGTERM handler re-raises the signal and kills the process before our shutdown (gateway/shutdown.ts) flushes usage.
+    // Apollo's own SIGTERM handler re-raises the signal and kills the process before our shutdown (subgraphs/platform/process/shutdown.ts) flushes usage.
     stopOnTerminationSignals: false,
   });
   await apollo.start();

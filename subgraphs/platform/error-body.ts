@@ -1,7 +1,7 @@
 import type { GraphQLFormattedError } from 'graphql';
-import { STATUS_BY_CODE, isErrorCode } from '../subgraphs/platform/errors.ts';
-import type { ErrorBody, ErrorCode } from '../subgraphs/platform/errors.ts';
-import { logger } from '../subgraphs/platform/logger.ts';
+import { STATUS_BY_CODE, isErrorCode } from './errors.ts';
+import type { ErrorBody, ErrorCode } from './errors.ts';
+import { logger } from './logger.ts';
 import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from './database-unavailable.ts';
 
 /** Apollo's own codes for a query the client got wrong; they become `invalid_parameter`. */
