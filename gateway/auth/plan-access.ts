@@ -1,4 +1,5 @@
-import type { Plan } from '../../subgraphs/platform/context.ts';
+import type { Plan } from '../../subgraphs/platform/plans.ts';
+import { planReaches as includesPlan } from '../../subgraphs/platform/plans.ts';
 import { ForbiddenError } from '../../subgraphs/platform/errors.ts';
 
 /**
@@ -48,8 +49,6 @@ export const PLAN_RULES: readonly PlanRule[] = [
   },
 ];
 
-const RANK: Record<Plan, number> = { analyst: 0, professional: 1, institutional: 2 };
-
 const RULE_BY_COORDINATE = new Map(PLAN_RULES.flatMap((rule) => rule.coordinates.map((coordinate) => [coordinate, rule])));
 
 /** The rule that governs a field, if any (`Type.field` first, then `Type.*`). */
@@ -58,7 +57,7 @@ export function ruleFor(typeName: string, fieldName: string): PlanRule | undefin
 }
 
 export function planReaches(plan: Plan, rule: PlanRule | undefined): boolean {
-  return !rule || RANK[plan] >= RANK[rule.plan];
+  return !rule || includesPlan(plan, rule.plan);
 }
 
 /** Refuses (403 plan_required, redirect /billing) when any field the operation selects is above the plan. */

@@ -11,10 +11,11 @@ import type { Database, Mode } from './database.ts';
 import { formatGraphQLError } from './error-body.ts';
 import { registerRequestId, requestIdOptions } from './http/request-id.ts';
 import { logger } from './logger.ts';
+import { PLANS } from './plans.ts';
 
 const ViewerHeader = z.object({
   accountId: z.uuid(),
-  plan: z.enum(['analyst', 'professional', 'institutional']),
+  plan: z.enum(PLANS),
   mode: z.enum(['live', 'sandbox']),
   keyId: z.uuid().optional(),
 });
