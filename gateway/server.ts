@@ -4,7 +4,7 @@ import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, Fa
 import type { RequestContext, Viewer } from '../subgraphs/platform/context.ts';
 import type { Database, Mode } from '../subgraphs/platform/database.ts';
 import { ApiError } from '../subgraphs/platform/errors.ts';
-import type { ErrorBody } from '../subgraphs/platform/errors.ts';
+import { errorBody, unexpectedError } from '../subgraphs/platform/error-body.ts';
 import { env } from '../subgraphs/platform/config.ts';
 import { logger } from '../subgraphs/platform/logger.ts';
 import { attachReportWorker } from '../subgraphs/verticals/reports/worker.ts';
@@ -17,7 +17,6 @@ import { createSessionTokens } from './auth/sessions.ts';
 import type { SessionTokens } from './auth/sessions.ts';
 import { trustProxyOption } from './client-address.ts';
 import type { TrustProxy } from './client-address.ts';
-import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from '../subgraphs/platform/database-unavailable.ts';
 import { frameworkErrorOptions, requestReadingRefusal } from './framework-errors.ts';
 import { registerReadiness } from './readiness.ts';
 import { registerRequestDeadline } from './request-deadline.ts';
@@ -177,18 +176,11 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
 }
 
 function sendError(error: FastifyError | ApiError, request: FastifyRequest, reply: FastifyReply) {
-  if (error instanceof ApiError) {
-    const body: ErrorBody = { error: error.code, message: error.message };
-    if (error.details) body.details = error.details;
-    if (error.redirect) body.redirect = error.redirect;
-    return reply.status(error.status).send(body);
-  }
+  if (error instanceof ApiError) return reply.status(error.status).send(errorBody(error));
   // Fastify's own 4xx (a body that is not JSON, too large, of another type), in our words.
   const refused = requestReadingRefusal(error, request.server.initialConfig.bodyLimit ?? 1_048_576);
   if (refused) return reply.status(refused.status).send(refused.body);
   request.log.error({ err: error }, 'unhandled error');
-  if (isDatabaseUnavailable(error)) {
-    return reply.status(503).send({ error: 'database_unavailable', message: DATABASE_UNAVAILABLE_MESSAGE });
-  }
-  return reply.status(500).send({ error: 'internal_error', message: 'An internal error occurred.' });
+  const unexpected = unexpectedError(error);
+  return reply.status(unexpected.status).send(errorBody(unexpected));
 }
