@@ -11,7 +11,7 @@ import { attachReportWorker } from '../subgraphs/verticals/reports/worker.ts';
 import type { ReportWorkerOptions } from '../subgraphs/verticals/reports/worker.ts';
 import { SUBGRAPHS } from '../subgraphs/index.ts';
 import { registerAccountRoutes } from './auth/account-routes.ts';
-import { registerGuard } from './auth/guard.ts';
+import { registerGuard } from './access/guard.ts';
 import type { LoginOptions } from './auth/login-route.ts';
 import { createSessionTokens } from './auth/sessions.ts';
 import type { SessionTokens } from './auth/sessions.ts';
@@ -23,13 +23,13 @@ import { registerRequestDeadline } from './request-deadline.ts';
 import { graphiqlPage, registerGraphiQLAssets, wantsGraphiQL } from './graphiql/route.ts';
 import { createGraphQLServer } from './graphql-server.ts';
 import { registerRequestTextCheck } from './input/request-text-check.ts';
-import { registerAnonymousLimits } from './limits/anonymous-limit.ts';
+import { registerAnonymousLimits } from './access/anonymous-limit.ts';
 import { createLimits } from './limits/limits.ts';
 import type { Limits } from './limits/limits.ts';
 import { graphqlHttpBounds } from './limits/graphql-http-bounds.ts';
-import { operationGuardPlugin } from './limits/operation-plugin.ts';
+import { operationGuardPlugin } from './access/operation-plugin.ts';
 import { QUERY_LIMITS } from './limits/policy.ts';
-import { registerUsageRoute } from './limits/usage-route.ts';
+import { registerUsageRoute } from './auth/usage-route.ts';
 import { createUsageMeter } from './limits/usage-meter.ts';
 import type { GraphQLServerOptions } from './graphql-server.ts';
 import { marketsRoutes } from './rest/markets-routes.ts';
@@ -119,7 +119,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
 
   // Registered before the guard, so the deadline covers authentication and limits too.
   registerRequestDeadline(app, options.requestTimeoutMs ?? env.REQUEST_TIMEOUT_MS);
-  // Credentials, rate limits and metering for every non-public route (gateway/auth, gateway/limits).
+  // Credentials, rate limits and metering for every non-public route (gateway/access, over auth/ and limits/).
   const meter = createUsageMeter(control, { sandboxCredits: limits.options.sandboxCredits, flushIntervalMs: options.usageFlushIntervalMs });
   const guard = registerGuard(app, { control, sessions, limits, meter });
   registerRequestTextCheck(app);

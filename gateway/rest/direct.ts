@@ -4,7 +4,7 @@ import type { RequestContext } from '../../subgraphs/platform/context.ts';
 import { formatGraphQLError } from '../../subgraphs/platform/error-body.ts';
 import type { InFlightFetches, SubgraphResponse } from '../in-flight-fetches.ts';
 import type { createFieldLimiter } from '../limits/field-limits.ts';
-import { checkOperation } from '../limits/operation-plugin.ts';
+import { checkOperation } from '../access/operation-plugin.ts';
 
 export interface DirectExecutionOptions {
   /**
