@@ -6,7 +6,7 @@ import { openDatabase } from '../../subgraphs/platform/database.ts';
 import type { Database, Mode } from '../../subgraphs/platform/database.ts';
 import { adminSocketPath } from './protocol.ts';
 import { handOver, ServerUnreachableError } from './server-client.ts';
-import { loadTool } from './tool.ts';
+import { loadTool } from './load-tool.ts';
 import type { CommandOutput, CommandTool, PreparedCommand, ToolName } from './tool.ts';
 
 const terminal: CommandOutput = {
