@@ -44,6 +44,7 @@ export default tseslint.config(
               message: 'gateway/limits is below auth and access (gateway/access combines them).',
             },
             { target: './gateway/auth', from: './gateway/access', message: 'gateway/auth is below gateway/access.' },
+            { target: './scripts/start-subgraph.ts', from: './gateway', message: 'A subgraph service runs on the platform layer alone.' },
           ],
         },
       ],
