@@ -14,7 +14,7 @@ export default tseslint.config(
     },
   },
   {
-    // The layers (docs/design.md "Layers"): platform → subgraphs → gateway, one way; scripts and tests may use all.
+    // The layers (docs/design.md "Shape"): platform → subgraphs → gateway, one way; scripts and tests may use all.
     files: ['**/*.ts'],
     plugins: { 'import-x': importX },
     settings: {
