@@ -1,5 +1,6 @@
 import eslint from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 
 export default tseslint.config(
   { ignores: ['node_modules/', 'prisma/generated/', 'data/', 'scratch/', '.bench/'] },
@@ -10,6 +11,43 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
       'no-console': 'off',
+    },
+  },
+  {
+    // The layers (docs/design.md "Shape"): platform → subgraphs → gateway, one way; scripts and tests may use all.
+    files: ['**/*.ts'],
+    plugins: { 'import-x': importX },
+    settings: {
+      // TypeScript files are modules to follow (the plugin reads only .js by default).
+      'import-x/extensions': ['.ts', '.js'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
+      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.js'] })],
+    },
+    rules: {
+      // Runtime cycles only: `import type` is erased and cannot form one.
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            { target: './subgraphs', from: './gateway', message: 'Subgraphs and the platform layer must not import the gateway.' },
+            {
+              target: './subgraphs/platform',
+              from: ['./subgraphs/verticals', './subgraphs/markets'],
+              message: 'The platform layer must not import a subgraph.',
+            },
+            { target: './subgraphs/verticals', from: './subgraphs/markets', message: 'Subgraphs meet only through federation.' },
+            { target: './subgraphs/markets', from: './subgraphs/verticals', message: 'Subgraphs meet only through federation.' },
+            {
+              target: './gateway/limits',
+              from: ['./gateway/auth', './gateway/access'],
+              message: 'gateway/limits is below auth and access (gateway/access combines them).',
+            },
+            { target: './gateway/auth', from: './gateway/access', message: 'gateway/auth is below gateway/access.' },
+            { target: './scripts/start-subgraph.ts', from: './gateway', message: 'A subgraph service runs on the platform layer alone.' },
+          ],
+        },
+      ],
     },
   },
   {

@@ -1,5 +1,7 @@
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
+import { errorBody } from '../subgraphs/platform/error-body.ts';
+import { BadRequestError, InternalError } from '../subgraphs/platform/errors.ts';
 import type { ErrorBody } from '../subgraphs/platform/errors.ts';
 
 /** Fastify's default longest path parameter, named in the 414's message. */
@@ -12,7 +14,7 @@ interface Refusal {
 
 const refusal = (status: number, part: string, problem: string, message: string): Refusal => ({
   status,
-  body: { error: 'invalid_parameter', message, details: { [part]: problem } },
+  body: errorBody(new BadRequestError({ [part]: problem }, message)),
 });
 
 /**
@@ -47,7 +49,7 @@ function routerRefusal(error: FastifyError): Refusal {
   if (error.code === 'FST_ERR_BAD_URL') {
     return refusal(400, 'path', 'is not valid percent-encoded UTF-8', 'The request path is malformed.');
   }
-  return { status: 500, body: { error: 'internal_error', message: 'An internal error occurred.' } };
+  return { status: 500, body: errorBody(new InternalError()) };
 }
 
 /** A malformed request Node's HTTP parser refused before Fastify saw it: answered on the socket, then closed. */

@@ -5,7 +5,7 @@ import { ApolloGateway, RemoteGraphQLDataSource } from '@apollo/gateway';
 import { SUBGRAPHS } from '../subgraphs/index.ts';
 import type { SubgraphName } from '../subgraphs/index.ts';
 import type { RequestContext } from '../subgraphs/platform/context.ts';
-import { formatGraphQLError } from './errors.ts';
+import { formatGraphQLError } from '../subgraphs/platform/error-body.ts';
 import { refuseUnsafeText } from './input/graphql-text-plugin.ts';
 import { InFlightFetches } from './in-flight-fetches.ts';
 import { assertEveryFieldHasAPlan } from './auth/plan-access.ts';
@@ -86,7 +86,7 @@ export async function createGraphQLServer(
     // A document past the token limit is a syntax error (400) before it can nest deep enough to exhaust the stack.
     parseOptions: { maxTokens: QUERY_LIMITS.maxTokens },
     plugins: [refuseUnsafeText, unavailableStatusPlugin, ...(options.plugins ?? [])],
-    // Apollo's own SIGTERM handler re-raises the signal and kills the process before our shutdown (gateway/shutdown.ts) flushes usage.
+    // Apollo's own SIGTERM handler re-raises the signal and kills the process before our shutdown (subgraphs/platform/process/shutdown.ts) flushes usage.
     stopOnTerminationSignals: false,
   });
   await server.start();

@@ -1,10 +1,10 @@
 import { env } from '../subgraphs/platform/config.ts';
 import { ensureDemoKey } from './demo-key.ts';
-import { ensurePortFree, listenOrExit } from './listen.ts';
-import { prepareDatabases } from './prepare-databases.ts';
+import { ensurePortFree, listenOrExit } from '../subgraphs/platform/process/listen.ts';
+import { prepareDatabases } from '../subgraphs/platform/process/prepare-databases.ts';
 import { createServer } from './server.ts';
-import { closeOnSignals } from './shutdown.ts';
-import { lockDataDirOrExit, serveAdminCommands } from './single-writer.ts';
+import { closeOnSignals } from '../subgraphs/platform/process/shutdown.ts';
+import { lockDataDirOrExit, serveAdminCommands } from '../subgraphs/platform/process/single-writer.ts';
 
 /** `npm start`: the whole service in one process on the configured databases (PGlite by default). */
 await ensurePortFree(env.PORT, env.HOST);

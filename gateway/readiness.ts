@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Database, Mode } from '../subgraphs/platform/database.ts';
+import { errorBody } from '../subgraphs/platform/error-body.ts';
+import { ApiError } from '../subgraphs/platform/errors.ts';
 import type { CounterStore } from './limits/store.ts';
 
 export interface ReadinessDependencies {
@@ -55,7 +57,7 @@ export function registerReadiness(app: FastifyInstance, deps: ReadinessDependenc
     const down = checks.filter((_, index) => results[index]!.status === 'rejected').map(([name]) => name);
     if (down.length === 0) return { status: 'ready' };
     request.log.warn({ down }, 'not ready');
-    const error = down.some((name) => name.endsWith('database')) ? 'database_unavailable' : 'service_unavailable';
-    return reply.status(503).send({ error, message: `Not ready: ${down.join(', ')} ${down.length > 1 ? 'do' : 'does'} not answer.` });
+    const code = down.some((name) => name.endsWith('database')) ? 'database_unavailable' : 'service_unavailable';
+    return reply.status(503).send(errorBody(new ApiError(code, `Not ready: ${down.join(', ')} ${down.length > 1 ? 'do' : 'does'} not answer.`)));
   });
 }

@@ -1,4 +1,6 @@
 import type { FastifyInstance } from 'fastify';
+import { errorBody } from '../subgraphs/platform/error-body.ts';
+import { ServiceUnavailableError } from '../subgraphs/platform/errors.ts';
 
 export const REQUEST_DEADLINE_MESSAGE = 'The request did not complete in time. Try again shortly.';
 
@@ -13,7 +15,7 @@ export function registerRequestDeadline(app: FastifyInstance, timeoutMs: number)
     const timer = setTimeout(() => {
       if (reply.sent || reply.raw.headersSent) return;
       request.log.warn({ timeoutMs, url: request.url }, 'request deadline exceeded');
-      void reply.code(503).send({ error: 'service_unavailable', message: REQUEST_DEADLINE_MESSAGE });
+      void reply.code(503).send(errorBody(new ServiceUnavailableError(REQUEST_DEADLINE_MESSAGE)));
     }, timeoutMs);
     timer.unref();
     timers.set(request, timer);

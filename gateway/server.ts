@@ -4,33 +4,32 @@ import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, Fa
 import type { RequestContext, Viewer } from '../subgraphs/platform/context.ts';
 import type { Database, Mode } from '../subgraphs/platform/database.ts';
 import { ApiError } from '../subgraphs/platform/errors.ts';
-import type { ErrorBody } from '../subgraphs/platform/errors.ts';
+import { errorBody, unexpectedError } from '../subgraphs/platform/error-body.ts';
 import { env } from '../subgraphs/platform/config.ts';
 import { logger } from '../subgraphs/platform/logger.ts';
 import { attachVerticalsHttp } from '../subgraphs/index.ts';
 import type { VerticalsHttpOptions } from '../subgraphs/index.ts';
 import { SUBGRAPHS } from '../subgraphs/index.ts';
 import { registerAccountRoutes } from './auth/account-routes.ts';
-import { registerGuard } from './auth/guard.ts';
+import { registerGuard } from './access/guard.ts';
 import type { LoginOptions } from './auth/login-route.ts';
 import { createSessionTokens } from './auth/sessions.ts';
 import type { SessionTokens } from './auth/sessions.ts';
 import { trustProxyOption } from './client-address.ts';
 import type { TrustProxy } from './client-address.ts';
-import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from './database-unavailable.ts';
 import { frameworkErrorOptions, requestReadingRefusal } from './framework-errors.ts';
 import { registerReadiness } from './readiness.ts';
 import { registerRequestDeadline } from './request-deadline.ts';
 import { graphiqlPage, registerGraphiQLAssets, wantsGraphiQL } from './graphiql/route.ts';
 import { createGraphQLServer } from './graphql-server.ts';
 import { registerRequestTextCheck } from './input/request-text-check.ts';
-import { registerAnonymousLimits } from './limits/anonymous-limit.ts';
+import { registerAnonymousLimits } from './access/anonymous-limit.ts';
 import { createLimits } from './limits/limits.ts';
 import type { Limits } from './limits/limits.ts';
 import { graphqlHttpBounds } from './limits/graphql-http-bounds.ts';
-import { operationGuardPlugin } from './limits/operation-plugin.ts';
+import { operationGuardPlugin } from './access/operation-plugin.ts';
 import { QUERY_LIMITS } from './limits/policy.ts';
-import { registerUsageRoute } from './limits/usage-route.ts';
+import { registerUsageRoute } from './auth/usage-route.ts';
 import { createUsageMeter } from './limits/usage-meter.ts';
 import type { GraphQLServerOptions } from './graphql-server.ts';
 import { marketsRoutes } from './rest/markets-routes.ts';
@@ -41,7 +40,7 @@ import { registerCors } from './http/cors.ts';
 import { registerMetrics } from './http/metrics.ts';
 import { registerClosingRefusal } from './http/closing.ts';
 import { registerNotFound } from './http/not-found.ts';
-import { registerRequestId, requestIdOptions } from './http/request-id.ts';
+import { registerRequestId, requestIdOptions } from '../subgraphs/platform/http/request-id.ts';
 import { verticalsRoutes } from './rest/verticals-routes.ts';
 
 declare module 'fastify' {
@@ -120,7 +119,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
 
   // Registered before the guard, so the deadline covers authentication and limits too.
   registerRequestDeadline(app, options.requestTimeoutMs ?? env.REQUEST_TIMEOUT_MS);
-  // Credentials, rate limits and metering for every non-public route (gateway/auth, gateway/limits).
+  // Credentials, rate limits and metering for every non-public route (gateway/access, over auth/ and limits/).
   const meter = createUsageMeter(control, { sandboxCredits: limits.options.sandboxCredits, flushIntervalMs: options.usageFlushIntervalMs });
   const guard = registerGuard(app, { control, sessions, limits, meter });
   registerRequestTextCheck(app);
@@ -182,18 +181,11 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
 }
 
 function sendError(error: FastifyError | ApiError, request: FastifyRequest, reply: FastifyReply) {
-  if (error instanceof ApiError) {
-    const body: ErrorBody = { error: error.code, message: error.message };
-    if (error.details) body.details = error.details;
-    if (error.redirect) body.redirect = error.redirect;
-    return reply.status(error.status).send(body);
-  }
+  if (error instanceof ApiError) return reply.status(error.status).send(errorBody(error));
   // Fastify's own 4xx (a body that is not JSON, too large, of another type), in our words.
   const refused = requestReadingRefusal(error, request.server.initialConfig.bodyLimit ?? 1_048_576);
   if (refused) return reply.status(refused.status).send(refused.body);
   request.log.error({ err: error }, 'unhandled error');
-  if (isDatabaseUnavailable(error)) {
-    return reply.status(503).send({ error: 'database_unavailable', message: DATABASE_UNAVAILABLE_MESSAGE });
-  }
-  return reply.status(500).send({ error: 'internal_error', message: 'An internal error occurred.' });
+  const unexpected = unexpectedError(error);
+  return reply.status(unexpected.status).send(errorBody(unexpected));
 }

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { ensurePortFree, listenOrExit } from '../gateway/listen.ts';
-import { prepareDatabases } from '../gateway/prepare-databases.ts';
-import { closeOnSignals } from '../gateway/shutdown.ts';
-import { lockDataDirOrExit, serveAdminCommands } from '../gateway/single-writer.ts';
+import { ensurePortFree, listenOrExit } from '../subgraphs/platform/process/listen.ts';
+import { prepareDatabases } from '../subgraphs/platform/process/prepare-databases.ts';
+import { closeOnSignals } from '../subgraphs/platform/process/shutdown.ts';
+import { lockDataDirOrExit, serveAdminCommands } from '../subgraphs/platform/process/single-writer.ts';
 import { env } from '../subgraphs/platform/config.ts';
 import type { Database, Mode } from '../subgraphs/platform/database.ts';
 import { logger } from '../subgraphs/platform/logger.ts';

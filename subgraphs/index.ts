@@ -1,5 +1,5 @@
 import type { GraphQLSchema } from 'graphql';
-import type { PlanRule } from './platform/plan-rule.ts';
+import type { PlanRule } from './platform/plans.ts';
 import { MARKETS_PLAN_RULES } from './markets/plan-rules.ts';
 import { marketsSchema } from './markets/schema.ts';
 import { VERTICALS_PLAN_RULES } from './verticals/plan-rules.ts';

@@ -1,8 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { Plan } from '../../subgraphs/platform/context.ts';
+import type { Plan } from '../../subgraphs/platform/plans.ts';
 import type { Database, Mode } from '../../subgraphs/platform/database.ts';
 
-export const PLANS: readonly Plan[] = ['analyst', 'professional', 'institutional'];
 export const MODES: readonly Mode[] = ['live', 'sandbox'];
 
 const PREFIX_BY_MODE: Record<Mode, string> = { live: 'sk_live_', sandbox: 'sk_test_' };

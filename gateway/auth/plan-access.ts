@@ -1,9 +1,9 @@
 import { isInterfaceType, isObjectType } from 'graphql';
 import type { GraphQLSchema } from 'graphql';
 import { PLAN_RULES } from '../../subgraphs/index.ts';
-import type { Plan } from '../../subgraphs/platform/context.ts';
 import { ForbiddenError } from '../../subgraphs/platform/errors.ts';
-import type { PlanRule } from '../../subgraphs/platform/plan-rule.ts';
+import { planReaches as includesPlan } from '../../subgraphs/platform/plans.ts';
+import type { Plan, PlanRule } from '../../subgraphs/platform/plans.ts';
 
 /**
  * Which plan reaches what: the subgraphs' plan rules (subgraphs/index.ts PLAN_RULES; docs/api.md "Plans and
@@ -12,8 +12,6 @@ import type { PlanRule } from '../../subgraphs/platform/plan-rule.ts';
  * not start while the API has one (`assertEveryFieldHasAPlan`).
  */
 export { PLAN_RULES };
-
-const RANK: Record<Plan, number> = { analyst: 0, professional: 1, institutional: 2 };
 
 const RULE_BY_COORDINATE = new Map(PLAN_RULES.flatMap((rule) => rule.coordinates.map((coordinate) => [coordinate, rule])));
 
@@ -26,7 +24,7 @@ export function ruleFor(typeName: string, fieldName: string): PlanRule | undefin
 const isMetaField = (typeName: string, fieldName: string) => fieldName.startsWith('__') || typeName.startsWith('__');
 
 export function planReaches(plan: Plan, rule: PlanRule | undefined): boolean {
-  return rule !== undefined && RANK[plan] >= RANK[rule.plan];
+  return rule !== undefined && includesPlan(plan, rule.plan);
 }
 
 /** Refuses (403 plan_required, redirect /billing) when any field the operation selects is above the plan or has no rule. */

@@ -2,7 +2,8 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Database, Mode } from '../../subgraphs/platform/database.ts';
-import type { ErrorBody } from '../../subgraphs/platform/errors.ts';
+import { errorBody } from '../../subgraphs/platform/error-body.ts';
+import { UnauthorizedError } from '../../subgraphs/platform/errors.ts';
 import { logger } from '../../subgraphs/platform/logger.ts';
 import type { UsageMeter } from '../limits/usage-meter.ts';
 
@@ -115,7 +116,7 @@ export function registerMetrics(app: FastifyInstance, options: MetricsOptions): 
     if (!sameToken(request.headers.authorization, token)) {
       return reply
         .status(401)
-        .send({ error: 'unauthorized', message: 'The metrics token is required.' } satisfies ErrorBody);
+        .send(errorBody(new UnauthorizedError('The metrics token is required.')));
     }
     return reply.type(registry.contentType).send(await registry.metrics());
   });

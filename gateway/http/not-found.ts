@@ -1,7 +1,8 @@
 import FindMyWay from 'find-my-way';
 import type { HTTPMethod } from 'find-my-way';
 import type { FastifyInstance } from 'fastify';
-import type { ErrorBody } from '../../subgraphs/platform/errors.ts';
+import { errorBody } from '../../subgraphs/platform/error-body.ts';
+import { ApiError } from '../../subgraphs/platform/errors.ts';
 
 /**
  * Answers requests no route takes: `405` with `Allow` when the path is a route's under another method (so a
@@ -26,14 +27,11 @@ export function registerNotFound(app: FastifyInstance): void {
     const allowed = [...methods].filter((method) => patterns.find(method, path)).sort();
     // A route that exists for this method and still calls notFound (an unknown asset name) is a plain 404.
     if (allowed.length === 0 || allowed.includes(request.method as HTTPMethod)) {
-      return reply.status(404).send({ error: 'not_found', message: `No route ${request.method} ${path}.` } satisfies ErrorBody);
+      return reply.status(404).send(errorBody(new ApiError('not_found', `No route ${request.method} ${path}.`)));
     }
     return reply
       .status(405)
       .header('allow', allowed.join(', '))
-      .send({
-        error: 'method_not_allowed',
-        message: `${request.method} is not allowed on ${path}; use ${allowed.join(', ')}.`,
-      } satisfies ErrorBody);
+      .send(errorBody(new ApiError('method_not_allowed', `${request.method} is not allowed on ${path}; use ${allowed.join(', ')}.`)));
   });
 }

@@ -2,9 +2,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { parse } from 'graphql';
 import type { DocumentNode, GraphQLSchema } from 'graphql';
 import { ApiError, BadRequestError } from '../../subgraphs/platform/errors.ts';
-import { formatGraphQLError } from '../errors.ts';
-import { assertWithinBounds, resolveOperation } from './operation-bounds.ts';
-import { fragmentsOf } from './operation-plugin.ts';
+import { formatGraphQLError } from '../../subgraphs/platform/error-body.ts';
+import { assertWithinBounds, fragmentsOf, resolveOperation } from './operation-bounds.ts';
 import { QUERY_LIMITS } from './policy.ts';
 import { measureOperation } from './query-cost.ts';
 

@@ -1,8 +1,17 @@
 import { Kind } from 'graphql';
-import type { DocumentNode, OperationDefinitionNode } from 'graphql';
+import type { DocumentNode, FragmentDefinitionNode, OperationDefinitionNode } from 'graphql';
 import { BadRequestError } from '../../subgraphs/platform/errors.ts';
 import { QUERY_LIMITS } from './policy.ts';
 import type { OperationShape } from './query-cost.ts';
+
+/** The document's fragments by name, for measuring an operation. */
+export function fragmentsOf(document: DocumentNode): Record<string, FragmentDefinitionNode> {
+  const fragments: Record<string, FragmentDefinitionNode> = {};
+  for (const definition of document.definitions) {
+    if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments[definition.name.value] = definition;
+  }
+  return fragments;
+}
 
 /**
  * The operation a request runs: the one named by `operationName`, or the document's only one. Anything else is the

@@ -1,6 +1,6 @@
 import type { Viewer } from '../../subgraphs/platform/context.ts';
 import { ApiError, ForbiddenError } from '../../subgraphs/platform/errors.ts';
-import { REQUESTS_PER_DAY, REQUESTS_PER_MINUTE } from './policy.ts';
+import { REQUESTS_PER_DAY, REQUESTS_PER_MINUTE } from '../../subgraphs/platform/plans.ts';
 import type { RateLimitScheme } from './policy.ts';
 import type { CounterStore } from './store.ts';
 

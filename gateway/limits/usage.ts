@@ -1,7 +1,7 @@
 import type { Viewer } from '../../subgraphs/platform/context.ts';
 import type { Database } from '../../subgraphs/platform/database.ts';
 import { ForbiddenError } from '../../subgraphs/platform/errors.ts';
-import { DAILY_ALLOWANCE, OVERAGE_PRICE_PER_CALL } from './policy.ts';
+import { DAILY_ALLOWANCE, OVERAGE_PRICE_PER_CALL } from '../../subgraphs/platform/plans.ts';
 
 /** The caller's usage in the current period: the sandbox key's whole trial, or the account's live UTC day. */
 export interface Usage {

@@ -1,10 +1,10 @@
 import { GraphQLError, execute, getVariableValues, validate } from 'graphql';
 import type { DocumentNode, GraphQLFormattedError, GraphQLSchema, OperationDefinitionNode } from 'graphql';
 import type { RequestContext } from '../../subgraphs/platform/context.ts';
-import { formatGraphQLError } from '../errors.ts';
+import { formatGraphQLError } from '../../subgraphs/platform/error-body.ts';
 import type { InFlightFetches, SubgraphResponse } from '../in-flight-fetches.ts';
 import type { createFieldLimiter } from '../limits/field-limits.ts';
-import { checkOperation } from '../limits/operation-plugin.ts';
+import { checkOperation } from '../access/operation-plugin.ts';
 
 export interface DirectExecutionOptions {
   /**

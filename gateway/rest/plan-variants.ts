@@ -1,12 +1,11 @@
 import { TypeInfo, print, visit, visitWithTypeInfo } from 'graphql';
 import type { DocumentNode, FieldNode, GraphQLSchema } from 'graphql';
-import type { Plan } from '../../subgraphs/platform/context.ts';
+import { PLANS } from '../../subgraphs/platform/plans.ts';
+import type { Plan } from '../../subgraphs/platform/plans.ts';
 import { planReaches, ruleFor } from '../auth/plan-access.ts';
 
 /** A caller without a credential gets the lowest plan's fields (and, in the subgraphs, its signal history). */
 export const ANONYMOUS_PLAN: Plan = 'analyst';
-
-const PLANS: readonly Plan[] = ['analyst', 'professional', 'institutional'];
 
 /** A route's operation as one plan may run it, and where the response holds `null` for what was left out. */
 export interface PlanVariant {

@@ -4,7 +4,7 @@ import { Kind, parse } from 'graphql';
 import type { GraphQLFormattedError, GraphQLSchema, OperationDefinitionNode } from 'graphql';
 import type { RequestContext } from '../../subgraphs/platform/context.ts';
 import { BadRequestError } from '../../subgraphs/platform/errors.ts';
-import { errorBodyOf } from '../errors.ts';
+import { errorBody, errorBodyOf } from '../../subgraphs/platform/error-body.ts';
 import { directRunner } from './direct.ts';
 import { ANONYMOUS_PLAN, fillOmitted, planVariants } from './plan-variants.ts';
 import type { DirectExecutionOptions } from './direct.ts';
@@ -136,11 +136,9 @@ function restName(argument: string, parameterOf: Map<string, string>): string {
 
 function sendError(reply: FastifyReply, error: GraphQLFormattedError, parameterOf: Map<string, string>) {
   const { status, body } = errorBodyOf(error);
-  if (body.details) {
-    body.details = Object.fromEntries(
-      Object.entries(body.details).map(([argument, problem]) => [restName(argument, parameterOf), problem]),
-    );
-    body.message = new BadRequestError(body.details).message;
-  }
-  return reply.status(status).send(body);
+  if (!body.details) return reply.status(status).send(body);
+  const details = Object.fromEntries(
+    Object.entries(body.details).map(([argument, problem]) => [restName(argument, parameterOf), problem]),
+  );
+  return reply.status(status).send(errorBody(new BadRequestError(details)));
 }

@@ -7,6 +7,8 @@ import { SUBGRAPHS } from '../../subgraphs/index.ts';
 import type { SubgraphName } from '../../subgraphs/index.ts';
 import type { RequestContext, Viewer } from '../../subgraphs/platform/context.ts';
 import { openDatabase } from '../../subgraphs/platform/database.ts';
+import { errorBody, unexpectedError } from '../../subgraphs/platform/error-body.ts';
+import { ApiError } from '../../subgraphs/platform/errors.ts';
 import { companiesPageViaPrisma, companiesPageViaSql, companyPageQuery } from './companies-page.ts';
 
 /**
@@ -76,11 +78,16 @@ async function handle(request: IncomingMessage, response: ServerResponse) {
   }
   if (url.pathname === '/sql/companies') return send(response, 200, await companiesPageViaSql(db, companyPageQuery(url.searchParams)));
   if (url.pathname === '/prisma/companies') return send(response, 200, await companiesPageViaPrisma(db, companyPageQuery(url.searchParams)));
-  return send(response, 404, { error: 'not_found' });
+  return send(response, 404, errorBody(new ApiError('not_found', `No route ${request.method} ${url.pathname}.`)));
 }
 
 createServer((request, response) => {
-  handle(request, response).catch((error: unknown) => send(response, 500, { error: String(error) }));
+  handle(request, response).catch((error: unknown) => {
+    // The bench's terminal shows what failed; the body says only what any of our services would.
+    process.stderr.write(`layer-server: ${String(error)}\n`);
+    const unexpected = unexpectedError(error);
+    send(response, unexpected.status, errorBody(unexpected));
+  });
 }).listen(Number(values.port), '127.0.0.1');
 
 // A clean exit, so `--cpu-prof` writes its profile when the bench stops this process.

@@ -1,8 +1,9 @@
 import { parseArgs } from 'node:util';
-import { createAccount, createApiKey, MODES, PLANS } from '../../gateway/auth/api-keys.ts';
+import { createAccount, createApiKey, MODES } from '../../gateway/auth/api-keys.ts';
 import { hashPassword } from '../../gateway/auth/passwords.ts';
 import { asksForHelp } from '../command-line.ts';
-import type { Plan } from '../../subgraphs/platform/context.ts';
+import { PLANS } from '../../subgraphs/platform/plans.ts';
+import type { Plan } from '../../subgraphs/platform/plans.ts';
 import type { Database, Mode } from '../../subgraphs/platform/database.ts';
 import { isUsageError, UsageError } from './tool.ts';
 import type { CommandOutput, CommandTool, PreparedCommand } from './tool.ts';

@@ -1,12 +1,12 @@
 import { applyMigrations } from '../../prisma/migrate.ts';
-import { acquireDataDirLock, DataDirLockedError, describeHolder } from '../../gateway/data-dir-lock.ts';
-import type { LockHolder } from '../../gateway/data-dir-lock.ts';
+import { acquireDataDirLock, DataDirLockedError, describeHolder } from '../../subgraphs/platform/process/data-dir-lock.ts';
+import type { LockHolder } from '../../subgraphs/platform/process/data-dir-lock.ts';
 import { env } from '../../subgraphs/platform/config.ts';
 import { openDatabase } from '../../subgraphs/platform/database.ts';
 import type { Database, Mode } from '../../subgraphs/platform/database.ts';
 import { adminSocketPath } from './protocol.ts';
 import { handOver, ServerUnreachableError } from './server-client.ts';
-import { loadTool } from './tool.ts';
+import { loadTool } from './load-tool.ts';
 import type { CommandOutput, CommandTool, PreparedCommand, ToolName } from './tool.ts';
 
 const terminal: CommandOutput = {

@@ -34,9 +34,3 @@ export function isUsageError(error: unknown): boolean {
 
 export const TOOL_NAMES = ['admin', 'import'] as const;
 export type ToolName = (typeof TOOL_NAMES)[number];
-
-/** Loaded on first use, so the server does not load the importers unless it is asked to import. */
-export async function loadTool(name: ToolName): Promise<CommandTool> {
-  if (name === 'admin') return (await import('./admin-tool.ts')).adminTool;
-  return (await import('../import/tool.ts')).importTool;
-}

@@ -1,5 +1,5 @@
-import { connectionTypes } from '../platform/plan-rule.ts';
-import type { PlanRule } from '../platform/plan-rule.ts';
+import { connectionTypes } from '../platform/plans.ts';
+import type { PlanRule } from '../platform/plans.ts';
 
 /**
  * The markets subgraph's lines of the plan table (docs/api.md "Plans and limits"). A new field is named here,

@@ -1,6 +1,7 @@
 import type { Database, Mode } from './database.ts';
+import type { Plan } from './plans.ts';
 
-export type Plan = 'analyst' | 'professional' | 'institutional';
+export type { Plan } from './plans.ts';
 
 /** Who is calling. Set by the gateway from a verified credential; subgraphs never read it from a client. */
 export interface Viewer {

@@ -89,6 +89,20 @@ export class ServiceUnavailableError extends ApiError {
   }
 }
 
+/** The database cannot be reached or timed out (database-unavailable.ts decides), as opposed to a bug. */
+export class DatabaseUnavailableError extends ApiError {
+  constructor() {
+    super('database_unavailable', 'The database is not reachable. Try again shortly.');
+  }
+}
+
+/** Anything nobody raised on purpose: the client learns nothing more (the error is logged). */
+export class InternalError extends ApiError {
+  constructor() {
+    super('internal_error', 'An internal error occurred.');
+  }
+}
+
 export function isErrorCode(value: unknown): value is ErrorCode {
   return typeof value === 'string' && Object.hasOwn(STATUS_BY_CODE, value);
 }

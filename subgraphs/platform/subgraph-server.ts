@@ -6,16 +6,18 @@ import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyRequest }
 import { GraphQLError } from 'graphql';
 import type { GraphQLSchema } from 'graphql';
 import { z } from 'zod';
-import { SUBGRAPH_SECRET_HEADER, VIEWER_HEADER } from '../../gateway/subgraph-protocol.ts';
+import { SUBGRAPH_SECRET_HEADER, VIEWER_HEADER } from './http/subgraph-protocol.ts';
 import type { RequestContext, Viewer } from './context.ts';
 import type { Database, Mode } from './database.ts';
-import { errorBodyOf, formatGraphQLError } from '../../gateway/errors.ts';
-import { registerRequestId, requestIdOptions } from '../../gateway/http/request-id.ts';
+import { errorBody, errorBodyOf, formatGraphQLError } from './error-body.ts';
+import { BadRequestError, UnauthorizedError } from './errors.ts';
+import { registerRequestId, requestIdOptions } from './http/request-id.ts';
 import { logger } from './logger.ts';
+import { PLANS } from './plans.ts';
 
 const ViewerHeader = z.object({
   accountId: z.uuid(),
-  plan: z.enum(['analyst', 'professional', 'institutional']),
+  plan: z.enum(PLANS),
   mode: z.enum(['live', 'sandbox']),
   keyId: z.uuid().optional(),
 });
@@ -48,7 +50,7 @@ export async function createSubgraphServer(options: SubgraphServerOptions): Prom
     includeStacktraceInErrorResponses: false,
     formatError: formatGraphQLError,
     introspection: false,
-    // Apollo's own SIGTERM handler re-raises the signal and kills the process before our shutdown (gateway/shutdown.ts) flushes usage.
+    // Apollo's own SIGTERM handler re-raises the signal and kills the process before our shutdown (subgraphs/platform/process/shutdown.ts) flushes usage.
     stopOnTerminationSignals: false,
   });
   await apollo.start();
@@ -60,14 +62,14 @@ export async function createSubgraphServer(options: SubgraphServerOptions): Prom
   app.addHook('onRequest', async (request, reply) => {
     if (request.url === '/healthz') return;
     if (!sameSecret(request.headers[SUBGRAPH_SECRET_HEADER], secret)) {
-      return reply.status(401).send({ error: 'unauthorized', message: 'This subgraph answers only its gateway.' });
+      return reply.status(401).send(errorBody(new UnauthorizedError('This subgraph answers only its gateway.')));
     }
     const header = request.headers[VIEWER_HEADER];
     let viewer: Viewer | null = null;
     if (typeof header === 'string') {
       const parsed = ViewerHeader.safeParse((() => { try { return JSON.parse(header); } catch { return undefined; } })());
       if (!parsed.success) {
-        return reply.status(400).send({ error: 'invalid_parameter', message: 'The viewer header is malformed.', details: { [VIEWER_HEADER]: 'is not a viewer' } });
+        return reply.status(400).send(errorBody(new BadRequestError({ [VIEWER_HEADER]: 'is not a viewer' }, 'The viewer header is malformed.')));
       }
       viewer = parsed.data;
     }

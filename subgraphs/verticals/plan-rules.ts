@@ -1,5 +1,5 @@
-import { connectionTypes } from '../platform/plan-rule.ts';
-import type { PlanRule } from '../platform/plan-rule.ts';
+import { connectionTypes } from '../platform/plans.ts';
+import type { PlanRule } from '../platform/plans.ts';
 import { RECORD_TYPES } from './record-type/catalog.ts';
 import type { RecordType } from './record-type/define.ts';
 

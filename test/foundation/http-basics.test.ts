@@ -4,7 +4,7 @@ import Fastify from 'fastify';
 import type { FastifyBaseLogger } from 'fastify';
 import { symbols } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerRequestId, requestIdOptions } from '../../gateway/http/request-id.ts';
+import { registerRequestId, requestIdOptions } from '../../subgraphs/platform/http/request-id.ts';
 import { logger } from '../../subgraphs/platform/logger.ts';
 import { startTestService } from '../support/service.ts';
 import type { TestService } from '../support/service.ts';

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount, createApiKey } from '../../gateway/auth/api-keys.ts';
-import { lockFilePath } from '../../gateway/data-dir-lock.ts';
+import { lockFilePath } from '../../subgraphs/platform/process/data-dir-lock.ts';
 import { openDatabase } from '../../subgraphs/platform/database.ts';
 import { serviceEnvironment, startChildServer } from '../support/child-process.ts';
 import type { ChildServer } from '../support/child-process.ts';

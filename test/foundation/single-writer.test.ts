@@ -4,7 +4,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { lockFilePath } from '../../gateway/data-dir-lock.ts';
+import { lockFilePath } from '../../subgraphs/platform/process/data-dir-lock.ts';
 import { adminSocketPath } from '../../scripts/commands/protocol.ts';
 import { runScript, serviceEnvironment, startChildServer } from '../support/child-process.ts';
 import type { ChildServer } from '../support/child-process.ts';

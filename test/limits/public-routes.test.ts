@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { createAccount, createApiKey } from '../../gateway/auth/api-keys.ts';
-import { ANONYMOUS_LIMITS } from '../../gateway/limits/anonymous-limit.ts';
+import { ANONYMOUS_LIMITS } from '../../gateway/access/anonymous-limit.ts';
 import { createLimits } from '../../gateway/limits/limits.ts';
 import { createServer } from '../../gateway/server.ts';
 import type { ServerOptions } from '../../gateway/server.ts';

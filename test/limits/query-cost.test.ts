@@ -1,7 +1,6 @@
 import { buildSchema, getIntrospectionQuery, parse } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { resolveOperation } from '../../gateway/limits/operation-bounds.ts';
-import { fragmentsOf } from '../../gateway/limits/operation-plugin.ts';
+import { fragmentsOf, resolveOperation } from '../../gateway/limits/operation-bounds.ts';
 import { QUERY_LIMITS } from '../../gateway/limits/policy.ts';
 import { measureOperation } from '../../gateway/limits/query-cost.ts';
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { createAccount, createApiKey } from '../../gateway/auth/api-keys.ts';
 import { createServer } from '../../gateway/server.ts';
-import { SUBGRAPH_SECRET_HEADER, VIEWER_HEADER } from '../../gateway/subgraph-protocol.ts';
+import { SUBGRAPH_SECRET_HEADER, VIEWER_HEADER } from '../../subgraphs/platform/http/subgraph-protocol.ts';
 import { createSubgraphServer as createMarkets } from '../../subgraphs/markets/server.ts';
 import { createSubgraphServer as createVerticals } from '../../subgraphs/verticals/server.ts';
 import { createTestDatabases } from '../support/databases.ts';

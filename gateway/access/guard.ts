@@ -3,8 +3,8 @@ import type { Database } from '../../subgraphs/platform/database.ts';
 import { admit } from '../limits/limits.ts';
 import type { Limits } from '../limits/limits.ts';
 import type { UsageMeter } from '../limits/usage-meter.ts';
-import { authenticate } from './authenticate.ts';
-import type { SessionTokens } from './sessions.ts';
+import { authenticate } from '../auth/authenticate.ts';
+import type { SessionTokens } from '../auth/sessions.ts';
 
 export interface GuardDependencies {
   control: Database;

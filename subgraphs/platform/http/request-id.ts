@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { FastifyBaseLogger, FastifyInstance, FastifyServerOptions } from 'fastify';
-import { BOUND_TO_REQUEST } from '../../subgraphs/platform/logger.ts';
-import { runInRequestScope } from '../../subgraphs/platform/request-scope.ts';
+import { BOUND_TO_REQUEST } from '../logger.ts';
+import { runInRequestScope } from '../request-scope.ts';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
 

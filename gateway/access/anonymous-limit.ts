@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Guard } from '../auth/guard.ts';
+import type { Guard } from './guard.ts';
 import { clientKey } from '../client-address.ts';
-import type { Limits } from './limits.ts';
-import { RateLimitedError, rateLimitHeaders, takeSlidingWindow } from './rate-limit.ts';
+import type { Limits } from '../limits/limits.ts';
+import { RateLimitedError, rateLimitHeaders, takeSlidingWindow } from '../limits/rate-limit.ts';
 
 /**
  * Calls without a credential, per client address and sliding window: every public route shares one budget,

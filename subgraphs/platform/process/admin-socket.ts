@@ -1,12 +1,13 @@
 import { chmodSync, mkdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import type { Socket } from 'node:net';
-import { adminSocketDirectory, adminSocketPath, MAX_REQUEST_BYTES, MAX_SOCKET_PATH_BYTES } from '../scripts/commands/protocol.ts';
-import type { CommandRequest, ServerMessage } from '../scripts/commands/protocol.ts';
-import { loadTool, TOOL_NAMES } from '../scripts/commands/tool.ts';
-import type { CommandOutput, PreparedCommand } from '../scripts/commands/tool.ts';
-import type { Database, Mode } from '../subgraphs/platform/database.ts';
-import { logger } from '../subgraphs/platform/logger.ts';
+import { adminSocketDirectory, adminSocketPath, MAX_REQUEST_BYTES, MAX_SOCKET_PATH_BYTES } from '../../../scripts/commands/protocol.ts';
+import type { CommandRequest, ServerMessage } from '../../../scripts/commands/protocol.ts';
+import { loadTool } from '../../../scripts/commands/load-tool.ts';
+import { TOOL_NAMES } from '../../../scripts/commands/tool.ts';
+import type { CommandOutput, PreparedCommand } from '../../../scripts/commands/tool.ts';
+import type { Database, Mode } from '../database.ts';
+import { logger } from '../logger.ts';
 
 export interface AdminSocket {
   path: string;

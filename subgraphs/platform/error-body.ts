@@ -1,8 +1,24 @@
 import type { GraphQLFormattedError } from 'graphql';
-import { STATUS_BY_CODE, isErrorCode } from '../subgraphs/platform/errors.ts';
-import type { ErrorBody, ErrorCode } from '../subgraphs/platform/errors.ts';
-import { logger } from '../subgraphs/platform/logger.ts';
-import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from './database-unavailable.ts';
+import { DatabaseUnavailableError, InternalError, STATUS_BY_CODE, isErrorCode } from './errors.ts';
+import type { ApiError, ErrorBody, ErrorCode } from './errors.ts';
+import { isDatabaseUnavailable } from './database-unavailable.ts';
+import { logger } from './logger.ts';
+
+/**
+ * Every error body the service sends, REST and GraphQL, is shaped here from the classes of errors.ts:
+ * `{error, message}` plus `details` (400) and `redirect` (403), in that order.
+ */
+export function errorBody(error: ApiError): ErrorBody {
+  const body: ErrorBody = { error: error.code, message: error.message };
+  if (error.details) body.details = error.details;
+  if (error.redirect) body.redirect = error.redirect;
+  return body;
+}
+
+/** What a client is told of an error nobody raised on purpose: 503 when the database is unreachable, else a bare 500. */
+export function unexpectedError(error: unknown): ApiError {
+  return isDatabaseUnavailable(error) ? new DatabaseUnavailableError() : new InternalError();
+}
 
 /** Apollo's own codes for a query the client got wrong; they become `invalid_parameter`. */
 const CLIENT_ERROR_CODES = new Set([
@@ -32,15 +48,13 @@ export function formatGraphQLError(formatted: GraphQLFormattedError, original: u
     const message = VALIDATION_ABORTED.test(formatted.message) ? VALIDATION_ABORTED_MESSAGE : formatted.message;
     return { message, locations: formatted.locations, extensions: { code: 'invalid_parameter' } };
   }
-  if (isDatabaseUnavailable(original)) {
-    logger.error({ err: original }, 'database unavailable');
-    return { message: DATABASE_UNAVAILABLE_MESSAGE, path: formatted.path, extensions: { code: 'database_unavailable' } };
-  }
-  logger.error({ err: original, graphqlError: formatted }, 'unexpected GraphQL error');
-  return { message: 'An internal error occurred.', path: formatted.path, extensions: { code: 'internal_error' } };
+  const unexpected = unexpectedError(original);
+  if (unexpected.code === 'database_unavailable') logger.error({ err: original }, 'database unavailable');
+  else logger.error({ err: original, graphqlError: formatted }, 'unexpected GraphQL error');
+  return { message: unexpected.message, path: formatted.path, extensions: { code: unexpected.code } };
 }
 
-/** The REST body and status of a formatted GraphQL error. */
+/** The REST status and body of a formatted GraphQL error. */
 export function errorBodyOf(error: GraphQLFormattedError): { status: number; body: ErrorBody } {
   const extensions = error.extensions ?? {};
   const code: ErrorCode = isErrorCode(extensions.code) ? extensions.code : 'internal_error';

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import type { Database, Mode } from '../subgraphs/platform/database.ts';
-import { logger } from '../subgraphs/platform/logger.ts';
+import type { Database, Mode } from '../database.ts';
+import { logger } from '../logger.ts';
 import type { AdminSocket } from './admin-socket.ts';
 import type { DataDirLock } from './data-dir-lock.ts';
 

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { assertGranted } from '../auth/grants.ts';
-import { parseRequestInput } from '../auth/request-input.ts';
-import { usageBody } from './usage.ts';
-import type { UsageMeter } from './usage-meter.ts';
+import { assertGranted } from './grants.ts';
+import { parseRequestInput } from './request-input.ts';
+import { usageBody } from '../limits/usage.ts';
+import type { UsageMeter } from '../limits/usage-meter.ts';
 
 /**
  * GET /api/v1/usage: the caller's usage in the current period, this call included. Live counts are written

@@ -28,5 +28,3 @@ export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   if (candidate.message === 'PGlite is closed' || DRIVER_MESSAGES.test(String(candidate.message))) return true;
   return isDatabaseUnavailable(candidate.originalError, depth + 1) || isDatabaseUnavailable(candidate.cause, depth + 1);
 }
-
-export const DATABASE_UNAVAILABLE_MESSAGE = 'The database is not reachable. Try again shortly.';

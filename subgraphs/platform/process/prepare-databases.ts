@@ -1,10 +1,10 @@
-import { applyMigrations } from '../prisma/migrate.ts';
-import { isSeeded, seedDatabase } from '../prisma/seed/index.ts';
-import { env } from '../subgraphs/platform/config.ts';
-import { openConfiguredDatabases } from '../subgraphs/platform/database.ts';
-import type { Database, Mode } from '../subgraphs/platform/database.ts';
-import { logger } from '../subgraphs/platform/logger.ts';
-import { SEED_LOCK, withStartupLock } from '../subgraphs/platform/startup-lock.ts';
+import { applyMigrations } from '../../../prisma/migrate.ts';
+import { isSeeded, seedDatabase } from '../../../prisma/seed/index.ts';
+import { env } from '../config.ts';
+import { openConfiguredDatabases } from '../database.ts';
+import type { Database, Mode } from '../database.ts';
+import { logger } from '../logger.ts';
+import { SEED_LOCK, withStartupLock } from '../startup-lock.ts';
 
 /** Opens both databases, applies pending migrations, and fills an empty sandbox with generated data. */
 export async function prepareDatabases(): Promise<Record<Mode, Database>> {

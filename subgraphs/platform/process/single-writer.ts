@@ -1,5 +1,5 @@
-import { env } from '../subgraphs/platform/config.ts';
-import type { Database, Mode } from '../subgraphs/platform/database.ts';
+import { env } from '../config.ts';
+import type { Database, Mode } from '../database.ts';
 import { startAdminSocket } from './admin-socket.ts';
 import type { AdminSocket } from './admin-socket.ts';
 import { acquireDataDirLock, DataDirLockedError } from './data-dir-lock.ts';

@@ -1,13 +1,13 @@
 import { HeaderMap } from '@apollo/server';
 import type { ApolloServerPlugin } from '@apollo/server';
-import { GraphQLError, Kind } from 'graphql';
-import type { DocumentNode, FragmentDefinitionNode, GraphQLSchema, OperationDefinitionNode } from 'graphql';
+import { GraphQLError } from 'graphql';
+import type { DocumentNode, GraphQLSchema, OperationDefinitionNode } from 'graphql';
 import type { RequestContext, Viewer } from '../../subgraphs/platform/context.ts';
 import { ApiError } from '../../subgraphs/platform/errors.ts';
 import { assertPlanReaches } from '../auth/plan-access.ts';
-import type { createFieldLimiter } from './field-limits.ts';
-import { assertWithinBounds, resolveOperation } from './operation-bounds.ts';
-import { measureOperation } from './query-cost.ts';
+import type { createFieldLimiter } from '../limits/field-limits.ts';
+import { assertWithinBounds, fragmentsOf, resolveOperation } from '../limits/operation-bounds.ts';
+import { measureOperation } from '../limits/query-cost.ts';
 
 /** An ApiError that also tells Apollo Server the HTTP status (and headers) of the response. */
 function withHttp(error: ApiError, headers: Record<string, string> = {}): GraphQLError {
@@ -22,15 +22,6 @@ export interface OperationToCheck {
   operation: OperationDefinitionNode;
   variables: Record<string, unknown>;
   viewer: Viewer | null;
-}
-
-/** The document's fragments by name, for measuring an operation. */
-export function fragmentsOf(document: DocumentNode): Record<string, FragmentDefinitionNode> {
-  const fragments: Record<string, FragmentDefinitionNode> = {};
-  for (const definition of document.definitions) {
-    if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments[definition.name.value] = definition;
-  }
-  return fragments;
 }
 
 /**
