@@ -45,10 +45,10 @@ export const LOAD_CHAINS: readonly (readonly string[])[] = [...recordChains(RECO
 export const SEED_TABLES: readonly string[] = LOAD_CHAINS.flat();
 export type SeedTable = string;
 
-/** Each record type's generator, prisma/seed/generate/<kind>.ts (see record-seed.ts). */
+/** Each record type's generator entry, prisma/seed/records/<kind>.ts (see record-seed.ts). */
 async function recordSeedOf(type: RecordType): Promise<RecordSeed> {
-  const module = (await import(new URL(`./generate/${type.kind}.ts`, import.meta.url).href)) as { recordSeed?: RecordSeed };
-  if (!module.recordSeed) throw new Error(`prisma/seed/generate/${type.kind}.ts exports no recordSeed`);
+  const module = (await import(new URL(`./records/${type.kind}.ts`, import.meta.url).href)) as { recordSeed?: RecordSeed };
+  if (!module.recordSeed) throw new Error(`prisma/seed/records/${type.kind}.ts exports no recordSeed`);
   return module.recordSeed;
 }
 

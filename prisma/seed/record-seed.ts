@@ -2,8 +2,9 @@ import type { Row } from './copy.ts';
 import type { SeedContext } from './context.ts';
 
 /**
- * What a record type's generator, prisma/seed/generate/<kind>.ts, exports as `recordSeed`: the seed plan finds it
- * by the kind of each record type (subgraphs/verticals/records/), so a new record type needs no entry here.
+ * What a record type's generator, prisma/seed/records/<kind>.ts, exports as `recordSeed`: the seed plan finds it
+ * by the kind of each record type (subgraphs/verticals/records/), so a new record type needs no entry elsewhere.
+ * The entry may hold the whole generator or, as the first six do, call into generate/ where types share a walk.
  */
 export interface RecordSeed {
   /** The table's columns, in the order `rows` yields them. */

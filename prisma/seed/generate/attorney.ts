@@ -4,7 +4,6 @@ import { Rng, Weighted } from '../random.ts';
 import { firmCore, pickDistinct, PRACTICE_AREAS, type FirmCore } from './firm.ts';
 import { legalUnits } from './layout.ts';
 import { anyPlace, personName, personalEmail, phone, workEmail } from './people.ts';
-import type { RecordSeed } from '../record-seed.ts';
 
 /**
  * Attorneys, walked in the same layout as firms: a firm's first attorney is a partner (so every firm has
@@ -51,6 +50,3 @@ export function* attorneyRows(ctx: SeedContext): Generator<Row> {
     for (let i = 0; i < unit.size; i++) yield attorneyRow(ctx, unit.firstAttorneyId + i, firm, i === 0);
   }
 }
-
-/** Attorneys: one per scale unit, solo or in a firm. */
-export const recordSeed: RecordSeed = { columns: ATTORNEY_COLUMNS, expectedRows: (ctx) => ctx.scale, rows: (ctx) => attorneyRows(ctx) };

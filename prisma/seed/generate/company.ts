@@ -6,7 +6,6 @@ import { TICKERS, listedCount, type Ticker } from '../data/tickers.ts';
 import { Rng, Weighted } from '../random.ts';
 import { decisionMaker } from './contact.ts';
 import { domainOf, placeIn } from './people.ts';
-import type { RecordSeed } from '../record-seed.ts';
 
 /**
  * Companies. The first ones are the listed companies of data/tickers.ts (so a company links to its signals
@@ -118,6 +117,3 @@ export function* companyRows(ctx: SeedContext): Generator<Row> {
     nextContactId += count;
   }
 }
-
-/** Companies: one per scale unit. */
-export const recordSeed: RecordSeed = { columns: COMPANY_COLUMNS, expectedRows: (ctx) => ctx.scale, rows: (ctx) => companyRows(ctx) };

@@ -2,9 +2,8 @@ import type { Row } from '../copy.ts';
 import type { SeedContext } from '../context.ts';
 import { Rng, Weighted } from '../random.ts';
 import { slug } from '../pools.ts';
-import { companyCores, type CompanyCore } from './company.ts';
+import type { CompanyCore } from './company.ts';
 import { emailPattern, personName, phone, workEmail, type PersonName } from './people.ts';
-import type { RecordSeed } from '../record-seed.ts';
 
 /**
  * Contacts of a company: 2-5 people, most senior first, drawn from a generator of that company alone. The
@@ -113,10 +112,3 @@ export function* contactRows(ctx: SeedContext, companies: Iterable<CompanyCore>)
     }
   }
 }
-
-/** Contacts: 2-5 per company (3.15 on average), written after the companies. */
-export const recordSeed: RecordSeed = {
-  columns: CONTACT_COLUMNS,
-  expectedRows: (ctx) => Math.round(ctx.scale * 3.15),
-  rows: (ctx) => contactRows(ctx, companyCores(ctx)),
-};

@@ -3,7 +3,6 @@ import type { SeedContext } from '../context.ts';
 import { Rng } from '../random.ts';
 import { legalUnits } from './layout.ts';
 import { anyPlace, domainOf, personName, type Place } from './people.ts';
-import type { RecordSeed } from '../record-seed.ts';
 
 /**
  * Law firms. A firm's size is its number of attorneys from the layout walk (layout.ts); its headquarters and
@@ -70,10 +69,3 @@ export function* firmRows(ctx: SeedContext): Generator<Row> {
     ];
   }
 }
-
-/** Firms: the firm units of the legal layout (layout.ts). */
-export const recordSeed: RecordSeed = {
-  columns: FIRM_COLUMNS,
-  expectedRows: (ctx) => [...legalUnits(ctx)].filter((unit) => unit.kind === 'firm').length,
-  rows: (ctx) => firmRows(ctx),
-};

@@ -4,7 +4,6 @@ import { Rng, Weighted } from '../random.ts';
 import { portfolios, type Portfolio } from './layout.ts';
 import { anyPlace, domainOf, personName, personalEmail, phone, streetAddress, zipCode, type Place } from './people.ts';
 import { propertyCore, propertyRow, type PropertyCore } from './property.ts';
-import type { RecordSeed } from '../record-seed.ts';
 
 /**
  * Owners and the walk over their properties. An owner's properties_count, portfolio_value and absentee flag
@@ -81,10 +80,3 @@ export function* propertyRows(ctx: SeedContext): Generator<Row> {
     for (const core of propertyCoresOf(ctx, portfolio, owner)) yield propertyRow(ctx, core, owner);
   }
 }
-
-/** Owners: one per portfolio of the layout (layout.ts). */
-export const recordSeed: RecordSeed = {
-  columns: OWNER_COLUMNS,
-  expectedRows: (ctx) => [...portfolios(ctx)].length,
-  rows: (ctx) => ownerRows(ctx),
-};

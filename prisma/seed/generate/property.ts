@@ -1,9 +1,8 @@
 import type { Row } from '../copy.ts';
 import { addDays, clamp, isoDay, round, type SeedContext } from '../context.ts';
 import { Rng, Weighted } from '../random.ts';
-import { propertyRows, type OwnerCore } from './owner.ts';
+import type { OwnerCore } from './owner.ts';
 import { anyPlace, placeIn, streetAddress, zipCode, type Place } from './people.ts';
-import type { RecordSeed } from '../record-seed.ts';
 
 /**
  * Properties. Each one draws from its own generator: first the fields its owner's aggregates need (state
@@ -82,6 +81,3 @@ export function propertyRow(ctx: SeedContext, core: PropertyCore, owner: OwnerCo
     lastSaleDate, lastSalePrice, owner.id, place.state.code !== owner.mailingPlace.state.code,
   ];
 }
-
-/** Properties: one per scale unit, drawn in the owners' walk (owner.ts) so owner aggregates match. */
-export const recordSeed: RecordSeed = { columns: PROPERTY_COLUMNS, expectedRows: (ctx) => ctx.scale, rows: (ctx) => propertyRows(ctx) };

@@ -14,7 +14,7 @@ import { addRecordFields } from './graphql-fields.ts';
 /**
  * Everything about one record type, declared once in its model file (records/<kind>.ts). From it come the
  * GraphQL list, connection and single-record fields, the REST routes, report exports, universal search, the plan
- * table, leads and the sandbox generator (prisma/seed/generate/<kind>.ts).
+ * table, leads and the sandbox generator (prisma/seed/records/<kind>.ts).
  */
 export interface RecordTypeDefinition<Filters extends ArgumentSpecs> {
   /** Plural: the REST path's last part and the list field (`owners`, `ownersConnection`). */
