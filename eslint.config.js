@@ -45,6 +45,12 @@ export default tseslint.config(
             },
             { target: './gateway/auth', from: './gateway/access', message: 'gateway/auth is below gateway/access.' },
             { target: './scripts/start-subgraph.ts', from: './gateway', message: 'A subgraph service runs on the platform layer alone.' },
+            {
+              target: './gateway',
+              from: './subgraphs',
+              except: ['./platform', './index.ts'],
+              message: 'The gateway reaches a subgraph through subgraphs/index.ts (its schema, plan rules, record catalog), never its internals.',
+            },
           ],
         },
       ],
