@@ -33,7 +33,7 @@ function keyListing(row: {
 }
 
 /**
- * POST /api/auth/login and the /api/keys routes (DESIGN.md "Accounts, keys, plans"; docs/api.md "Authentication").
+ * POST /api/auth/login and the /api/keys routes (docs/design.md "Accounts, keys, plans"; docs/api.md "Authentication").
  * Each key route names its action for the grant table (grants.ts) before it reads its input.
  */
 export function registerAccountRoutes(

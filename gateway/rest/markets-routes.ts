@@ -3,7 +3,7 @@ import { PAGE_INFO, offsetTotals } from './envelopes.ts';
 import type { OffsetPage } from './envelopes.ts';
 import type { RestRoute } from './route.ts';
 
-// Aliases give the documented snake_case names (seeds/market-intelligence-api.md); the shapes of the routes
+// Aliases give the documented snake_case names (docs/contract/market-intelligence-api.md); the shapes of the routes
 // the document marks "not shown" are written down in docs/api.md, section Markets.
 const SIGNAL_FIELDS = `id ticker company_name: companyName signal_type: signalType filing_type: filingType
   ai_summary: aiSummary materiality_score: materialityScore sentiment urgent source_url: sourceUrl
@@ -31,12 +31,12 @@ const watchlistEntryBody = bodyVariables({
   company_name: { variable: 'companyName', type: 'string' },
 });
 
-/** `{signals, total, page, pages}`: the superset of both documented forms (DESIGN.md), and `total_is_estimate`. */
+/** `{signals, total, page, pages}`: the superset of both documented forms (docs/design.md), and `total_is_estimate`. */
 function signalList(page: OffsetPage<unknown>) {
   return { signals: page.nodes, ...offsetTotals(page) };
 }
 
-/** `{trades, total, page, pages, count}`: the superset of both documented forms (DESIGN.md), and `total_is_estimate`. */
+/** `{trades, total, page, pages, count}`: the superset of both documented forms (docs/design.md), and `total_is_estimate`. */
 function tradeList(page: OffsetPage<unknown>) {
   return { trades: page.nodes, ...offsetTotals(page), count: page.nodes.length };
 }
@@ -51,7 +51,7 @@ const removeFromWatchlist = (method: 'GET' | 'DELETE'): RestRoute => ({
   respond: (data) => data.removeWatchlistEntry,
 });
 
-/** The `/api` routes of the market-intelligence document (seeds/market-intelligence-api.md). */
+/** The `/api` routes of the market-intelligence document (docs/contract/market-intelligence-api.md). */
 export const marketsRoutes: RestRoute[] = [
   {
     method: 'GET',
@@ -61,7 +61,7 @@ export const marketsRoutes: RestRoute[] = [
         nodes { ${SIGNAL_FIELDS} } ${PAGE_INFO}
       }
     }`,
-    // Both documented names of the type filter are accepted (DESIGN.md).
+    // Both documented names of the type filter are accepted (docs/design.md).
     query: { ticker: 'ticker', signal_type: 'signalType', type: 'signalType', sentiment: 'sentiment', ...PAGING },
     respond: (data) => signalList(data.signals as OffsetPage<unknown>),
   },
@@ -203,7 +203,7 @@ export const marketsRoutes: RestRoute[] = [
       return { ...entry, created };
     },
   },
-  // The document removes with GET; DELETE does the same (DESIGN.md).
+  // The document removes with GET; DELETE does the same (docs/design.md).
   removeFromWatchlist('GET'),
   removeFromWatchlist('DELETE'),
   {

@@ -215,5 +215,5 @@ const reportRoutes: RestRoute[] = [
   },
 ];
 
-/** The `/api/v1` routes of the verticals document (seeds/verticals-api.md). */
+/** The `/api/v1` routes of the verticals document (docs/contract/verticals-api.md). */
 export const verticalsRoutes: RestRoute[] = [searchRoute, ...recordRoutes, ...leadRoutes, ...reportRoutes];

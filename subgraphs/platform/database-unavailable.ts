@@ -1,5 +1,5 @@
 /**
- * Whether an error means the database could not be reached (a 503 `database_unavailable`, DESIGN.md), as
+ * Whether an error means the database could not be reached (a 503 `database_unavailable`, docs/design.md), as
  * opposed to a bug (a 500). Looks through Prisma's wrapping, GraphQL's `originalError` and `cause` chains.
  */
 const PRISMA_CODES = new Set(['P1001', 'P1002', 'P1017', 'P2024']);

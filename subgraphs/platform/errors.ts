@@ -1,7 +1,7 @@
 import { GraphQLError } from 'graphql';
 
 /**
- * One error class per failure kind, each with the machine code of DESIGN.md's error body
+ * One error class per failure kind, each with the machine code of docs/design.md's error body
  * (`{error, message}` plus `details` on 400 and `redirect` on 403). GraphQL errors carry the same code in
  * `extensions.code`, so the REST shims turn any of them back into the right status and body.
  */

@@ -17,7 +17,7 @@ export interface OffsetPaging {
 
 export const RECORD_PAGING: PagingLimits = { defaultPerPage: 25, maxPerPage: 100 };
 
-/** Validates offset paging: out-of-range values are a 400, never a silent default (DESIGN.md). */
+/** Validates offset paging: out-of-range values are a 400, never a silent default (docs/design.md). */
 export function resolvePaging(
   args: { page?: number | null; size?: number | null },
   limits: PagingLimits = RECORD_PAGING,

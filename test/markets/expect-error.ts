@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import type { HttpResult } from '../support/service.ts';
 
-/** The DESIGN.md error body: `{error, message}`, `details` naming the parameters on a 400. */
+/** The docs/design.md error body: `{error, message}`, `details` naming the parameters on a 400. */
 export function expectError(response: HttpResult, status: number, code: string, parameters: string[] = []) {
   expect(response.status, response.text).toBe(status);
   expect(response.headers.get('content-type')).toContain('application/json');

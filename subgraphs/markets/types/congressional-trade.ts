@@ -17,7 +17,7 @@ export const TradeType = builder.enumType('TradeType', {
   values: ['purchase', 'sale', 'sale_partial', 'exchange'] as const,
 });
 
-/** The congressional trades window when a request names none (DESIGN.md). */
+/** The congressional trades window when a request names none (docs/design.md). */
 export const DEFAULT_TRADE_DAYS = 90;
 
 export const CongressionalTrade = builder.prismaObject('CongressionalTrade', {
