@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { parseArguments, withoutNulls } from './validation.ts';
 
 /** A GraphQL input type: a built-in or custom scalar by name, or an enum, input type or list ref. */
-export type ArgumentType = 'String' | 'Int' | 'Float' | 'Boolean' | 'ID' | 'Date' | 'DateTime' | 'JSON' | object;
+export type ArgumentType = 'String' | 'Int' | 'Float' | 'Boolean' | 'Date' | 'DateTime' | 'JSON' | object;
 
 export interface ArgumentOptions<Schema extends z.ZodType = z.ZodType> {
   description?: string;
