@@ -1,10 +1,9 @@
-import { z } from 'zod';
 import type { RequestContext } from '../../platform/context.ts';
 import { NotFoundError } from '../../platform/errors.ts';
 import { pageInfoSource, resolvePaging } from '../../platform/paging.ts';
 import { exactTotal } from '../../platform/totals.ts';
 import { signalHistoryStart } from '../../platform/plans.ts';
-import { parseArguments } from '../../platform/validation.ts';
+import { argument, defineArguments } from '../../platform/arguments.ts';
 import { PageInfo, builder } from '../builder.ts';
 import { renderBriefingHtml } from '../briefing-html.ts';
 import type { BriefingContent } from '../briefing-html.ts';
@@ -14,7 +13,7 @@ import { YieldCurve, spread2to10, yieldCurveOn } from './macro.ts';
 import type { YieldCurveSource } from './macro.ts';
 import { Signal } from './signal.ts';
 
-const briefingArguments = z.object({ date: isoDate });
+const briefingArguments = defineArguments({ date: argument('String', isoDate, { required: true, description: 'YYYY-MM-DD' }) });
 
 /**
  * A daily briefing: the signals created that day (UTC, within the plan's history), the congressional trades
@@ -156,7 +155,7 @@ builder.queryFields((t) => ({
   briefing: t.field({
     type: Briefing,
     description: 'The briefing of one day; a day without one is not_found.',
-    args: { date: t.arg.string({ required: true, description: 'YYYY-MM-DD' }) },
-    resolve: (_root, args, context) => briefingOn(context, parseArguments(briefingArguments, args).date),
+    args: briefingArguments.graphql(t.arg),
+    resolve: (_root, args, context) => briefingOn(context, briefingArguments.parse(args).date),
   }),
 }));

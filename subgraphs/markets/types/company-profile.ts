@@ -1,6 +1,5 @@
-import { z } from 'zod';
 import { NotFoundError } from '../../platform/errors.ts';
-import { parseArguments } from '../../platform/validation.ts';
+import { argument, defineArguments } from '../../platform/arguments.ts';
 import { builder } from '../builder.ts';
 import { tickerSymbol } from '../tickers.ts';
 
@@ -22,13 +21,15 @@ export const CompanyProfile = builder.prismaObject('CompanyProfile', {
   }),
 });
 
+const profileArguments = defineArguments({ ticker: argument('String', tickerSymbol, { required: true }) });
+
 builder.queryFields((t) => ({
   companyProfile: t.prismaField({
     type: CompanyProfile,
     description: 'The cached profile of a ticker; an unknown ticker is not_found.',
-    args: { ticker: t.arg.string({ required: true }) },
+    args: profileArguments.graphql(t.arg),
     resolve: async (query, _root, args, context) => {
-      const { ticker } = parseArguments(z.object({ ticker: tickerSymbol }), args);
+      const { ticker } = profileArguments.parse(args);
       const profile = await context.db.prisma.companyProfile.findUnique({ ...query, where: { ticker } });
       if (!profile) throw new NotFoundError(`Ticker ${ticker}`);
       return profile;

@@ -4,7 +4,7 @@ import { CompanyProfile } from './company-profile.ts';
 import { CongressionalTrade } from './congressional-trade.ts';
 import { Quote } from './quote.ts';
 import { Signal as SignalType } from './signal.ts';
-import { Ticker, parseRecentLimit } from './ticker.ts';
+import { Ticker, recentLimitArguments } from './ticker.ts';
 
 /**
  * The verticals subgraph's Company, extended with its market data. The gateway sends each company's `ticker`
@@ -24,20 +24,20 @@ CompanyRef.implement({
     signals: t.field({
       type: [SignalType],
       description: 'The company’s latest signals (by ticker, within the plan’s history), newest first; empty without a ticker.',
-      args: { limit: t.arg.int({ required: false, defaultValue: 10 }) },
+      args: recentLimitArguments.graphql(t.arg),
       requires: requiresTicker,
       resolve: (company, args, context) => {
-        const limit = parseRecentLimit(args.limit);
+        const { limit } = recentLimitArguments.parse(args);
         return company.ticker ? signalsByTicker(context, limit).load(company.ticker) : [];
       },
     }),
     congressionalTrades: t.field({
       type: [CongressionalTrade],
       description: 'Congressional trades of the company’s stock, newest trade first; empty without a ticker.',
-      args: { limit: t.arg.int({ required: false, defaultValue: 10 }) },
+      args: recentLimitArguments.graphql(t.arg),
       requires: requiresTicker,
       resolve: (company, args, context) => {
-        const limit = parseRecentLimit(args.limit);
+        const { limit } = recentLimitArguments.parse(args);
         return company.ticker ? tradesByTicker(context, limit).load(company.ticker) : [];
       },
     }),

@@ -3,7 +3,8 @@ import type { Prisma } from '../../../prisma/generated/client/client.ts';
 import type { RequestContext } from '../../platform/context.ts';
 import { BadRequestError } from '../../platform/errors.ts';
 import { resolvePaging } from '../../platform/paging.ts';
-import { parseArguments, withoutNulls } from '../../platform/validation.ts';
+import { argument, defineArguments } from '../../platform/arguments.ts';
+import type { ArgumentValues } from '../../platform/arguments.ts';
 import { definePageObject, pageSource } from '../../platform/page-object.ts';
 import { PageInfo, builder } from '../builder.ts';
 import { isoDate } from '../../platform/dates.ts';
@@ -56,27 +57,30 @@ export const CongressionalTrade = builder.prismaObject('CongressionalTrade', {
   }),
 });
 
-const tradeFilter = z
-  .object({
-    ticker: tickerSymbol.optional(),
-    chamber: z.string().optional(),
-    party: z.string().optional(),
-    tradeType: z.string().optional(),
-    member: memberQuery.optional(),
-    from: isoDate.optional(),
-    to: isoDate.optional(),
-    days: z.number().int().min(1, 'must be from 1 to 3650').max(3650, 'must be from 1 to 3650').optional(),
-  })
-  .superRefine((filter, issues) => {
+const tradeFilterSpecs = {
+  ticker: argument('String', tickerSymbol),
+  chamber: argument(Chamber, z.string()),
+  party: argument(Party, z.string()),
+  tradeType: argument(TradeType, z.string()),
+  member: argument('String', memberQuery, { description: 'A partial name in either order: Pelosi, nancy pelosi, Pelosi, Nancy.' }),
+  from: argument('String', isoDate, { description: 'Earliest trade date, YYYY-MM-DD.' }),
+  to: argument('String', isoDate, { description: 'Latest trade date, YYYY-MM-DD.' }),
+  days: argument('Int', z.number().int().min(1, 'must be from 1 to 3650').max(3650, 'must be from 1 to 3650'), {
+    description: 'The last N days; 90 when neither from nor to is given.',
+  }),
+};
+
+const tradeFilter = defineArguments(tradeFilterSpecs, (object) =>
+  object.superRefine((values, issues) => {
+    const filter = values as ArgumentValues<typeof tradeFilterSpecs>;
     if (filter.from && filter.to && filter.from > filter.to) {
       issues.addIssue({ code: 'custom', path: ['from'], message: 'must not be after to' });
     }
     if (filter.days !== undefined && (filter.from || filter.to)) {
       issues.addIssue({ code: 'custom', path: ['days'], message: 'cannot be combined with from or to' });
     }
-  });
-
-export type TradeFilterArgs = { [K in keyof z.input<typeof tradeFilter>]?: z.input<typeof tradeFilter>[K] | null };
+  }),
+);
 
 /** Midnight UTC `days` days ago: trade dates are calendar dates. */
 export function daysAgo(days: number, now = new Date()): Date {
@@ -88,8 +92,8 @@ export function daysAgo(days: number, now = new Date()): Date {
 export const CURRENT_TRADES: Prisma.CongressionalTradeWhereInput = { supersededById: null };
 
 /** The one place a trade filter becomes a Prisma `where` (lists, connections and the Member view use it). */
-export async function tradeWhere(args: TradeFilterArgs, context: RequestContext): Promise<Prisma.CongressionalTradeWhereInput> {
-  const filter = parseArguments(tradeFilter, withoutNulls(args));
+export async function tradeWhere(args: object, context: RequestContext): Promise<Prisma.CongressionalTradeWhereInput> {
+  const filter = tradeFilter.parse(args);
   const days = filter.days ?? (filter.from || filter.to ? undefined : DEFAULT_TRADE_DAYS);
   const names = filter.member === undefined ? undefined : await matchingTradeMemberNames(context.db.sql, filter.member);
   return {
@@ -109,16 +113,7 @@ const TRADE_ORDER: Prisma.CongressionalTradeOrderByWithRelationInput[] = [{ trad
 
 const TradePage = definePageObject(builder, PageInfo, 'CongressionalTradePage', CongressionalTrade, 'CongressionalTrade');
 
-const filterArgs = builder.args((t) => ({
-  ticker: t.string({ required: false }),
-  chamber: t.field({ type: Chamber, required: false }),
-  party: t.field({ type: Party, required: false }),
-  tradeType: t.field({ type: TradeType, required: false }),
-  member: t.string({ required: false, description: 'A partial name in either order: Pelosi, nancy pelosi, Pelosi, Nancy.' }),
-  from: t.string({ required: false, description: 'Earliest trade date, YYYY-MM-DD.' }),
-  to: t.string({ required: false, description: 'Latest trade date, YYYY-MM-DD.' }),
-  days: t.int({ required: false, description: 'The last N days; 90 when neither from nor to is given.' }),
-}));
+const filterArgs = builder.args((t) => tradeFilter.graphql(t));
 
 builder.queryFields((t) => ({
   congressionalTrades: t.field({

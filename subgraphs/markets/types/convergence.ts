@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { signalHistoryStart } from '../../platform/plans.ts';
-import { parseArguments } from '../../platform/validation.ts';
+import { argument, defineArguments } from '../../platform/arguments.ts';
 import { builder } from '../builder.ts';
 import { CONVERGENCE_EVIDENCE_LIMIT, convergenceLeadsFromDatabase } from '../convergence-query.ts';
 import type { Lead } from '../convergence-query.ts';
@@ -39,15 +39,17 @@ const ConvergenceLead = builder.objectRef<Lead>('ConvergenceLead').implement({
   }),
 });
 
-const leadArgs = z.object({ limit: z.number().int().min(1, 'must be from 1 to 100').max(100, 'must be from 1 to 100') });
+const leadArgs = defineArguments({
+  limit: argument('Int', z.number().int().min(1, 'must be from 1 to 100').max(100, 'must be from 1 to 100').default(20)),
+});
 
 builder.queryFields((t) => ({
   convergenceLeads: t.field({
     type: [ConvergenceLead],
     description: 'Tickers where congressional purchases and recent signals coincide, best score first.',
-    args: { limit: t.arg.int({ required: false }) },
+    args: leadArgs.graphql(t.arg),
     resolve: (_root, args, context) => {
-      const { limit } = parseArguments(leadArgs, { limit: args.limit ?? 20 });
+      const { limit } = leadArgs.parse(args);
       const planStart = signalHistoryStart(context.viewer?.plan);
       const window = new Date(Date.now() - CONVERGENCE_SIGNAL_DAYS * 86_400_000);
       return convergenceLeadsFromDatabase(context.db, {

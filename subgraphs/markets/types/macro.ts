@@ -1,7 +1,6 @@
-import { z } from 'zod';
 import type { RequestContext } from '../../platform/context.ts';
 import { NotFoundError } from '../../platform/errors.ts';
-import { parseArguments, withoutNulls } from '../../platform/validation.ts';
+import { argument, defineArguments } from '../../platform/arguments.ts';
 import { builder } from '../builder.ts';
 import { isoDate, utcDate } from '../../platform/dates.ts';
 import { MACRO_SERIES } from '../macro-series.ts';
@@ -84,13 +83,15 @@ const MacroIndicator = builder.objectRef<IndicatorSource>('MacroIndicator').impl
   }),
 });
 
+const yieldCurveArguments = defineArguments({ date: argument('String', isoDate, { description: 'YYYY-MM-DD' }) });
+
 builder.queryFields((t) => ({
   yieldCurve: t.field({
     type: YieldCurve,
     description: 'The latest stored yield curve, or the latest on or before `date`; not_found without data.',
-    args: { date: t.arg.string({ required: false, description: 'YYYY-MM-DD' }) },
+    args: yieldCurveArguments.graphql(t.arg),
     resolve: async (_root, args, context) => {
-      const { date } = parseArguments(z.object({ date: isoDate.optional() }), withoutNulls(args));
+      const { date } = yieldCurveArguments.parse(args);
       const curve = await yieldCurveOn(context, date);
       if (!curve) throw new NotFoundError('Yield curve data');
       return curve;

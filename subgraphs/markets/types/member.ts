@@ -2,6 +2,7 @@ import DataLoader from 'dataloader';
 import { z } from 'zod';
 import { loaderFor } from '../../platform/context.ts';
 import type { RequestContext } from '../../platform/context.ts';
+import { argument, defineArguments } from '../../platform/arguments.ts';
 import { parseArguments } from '../../platform/validation.ts';
 import { builder } from '../builder.ts';
 import { memberQuery, searchMembers } from '../member-match.ts';
@@ -71,19 +72,18 @@ const MemberMatch = builder
     }),
   });
 
-const memberSearch = z.object({
-  q: memberQuery,
-  limit: z.number().int().min(1, 'must be from 1 to 50').max(50, 'must be from 1 to 50'),
+const memberSearch = defineArguments({
+  q: argument('String', memberQuery, { required: 'validated' }),
+  limit: argument('Int', z.number().int().min(1, 'must be from 1 to 50').max(50, 'must be from 1 to 50').default(10)),
 });
 
 builder.queryFields((t) => ({
   members: t.field({
     type: [MemberMatch],
     description: 'Members whose name contains every word of `q` (either order, any case, accents folded), best match first.',
-    // `q` is required, but optional in the schema so a missing one is reported like any other invalid argument.
-    args: { q: t.arg.string({ required: false }), limit: t.arg.int({ required: false }) },
+    args: memberSearch.graphql(t.arg),
     resolve: (_root, args, context) => {
-      const search = parseArguments(memberSearch, { q: args.q ?? undefined, limit: args.limit ?? 10 });
+      const search = memberSearch.parse(args);
       return searchMembers(context.db.sql, search.q, search.limit);
     },
   }),

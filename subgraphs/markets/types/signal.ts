@@ -4,7 +4,7 @@ import type { RequestContext } from '../../platform/context.ts';
 import { BadRequestError, NotFoundError } from '../../platform/errors.ts';
 import { resolvePaging } from '../../platform/paging.ts';
 import { signalHistoryStart } from '../../platform/plans.ts';
-import { parseArguments, withoutNulls } from '../../platform/validation.ts';
+import { argument, defineArguments } from '../../platform/arguments.ts';
 import { definePageObject, pageSource } from '../../platform/page-object.ts';
 import type { PageSource } from '../../platform/page-object.ts';
 import { PageInfo, builder } from '../builder.ts';
@@ -34,17 +34,18 @@ export const Signal = builder.prismaObject('Signal', {
   }),
 });
 
-const signalFilter = z.object({
-  ticker: tickerSymbol.optional(),
-  signalType: z.string().optional(),
-  sentiment: z.string().optional(),
+const signalFilter = defineArguments({
+  ticker: argument('String', tickerSymbol),
+  signalType: argument(SignalType, z.string()),
+  sentiment: argument(Sentiment, z.string()),
 });
 
-type SignalFilterArgs = { ticker?: string | null; signalType?: string | null; sentiment?: string | null };
+// One ticker's signals: the filter's ticker rule, required.
+const tickerSignalsArguments = defineArguments({ ticker: { ...signalFilter.specs.ticker, required: true } });
 
 /** The one place a signal filter becomes a Prisma `where`, cut to the history the viewer's plan allows. */
-export function signalWhere(args: SignalFilterArgs, context: RequestContext): Prisma.SignalWhereInput {
-  const filter = parseArguments(signalFilter, withoutNulls(args));
+export function signalWhere(args: object, context: RequestContext): Prisma.SignalWhereInput {
+  const filter = signalFilter.parse(args);
   return {
     ticker: filter.ticker,
     signalType: filter.signalType,
@@ -69,21 +70,15 @@ builder.queryFields((t) => ({
   signals: t.field({
     type: SignalPage,
     description: 'Signals, newest first, within the history of the caller’s plan.',
-    args: {
-      ticker: t.arg.string({ required: false }),
-      signalType: t.arg({ type: SignalType, required: false }),
-      sentiment: t.arg({ type: Sentiment, required: false }),
-      page: t.arg.int({ required: false }),
-      limit: t.arg.int({ required: false }),
-    },
+    args: { ...signalFilter.graphql(t.arg), page: t.arg.int({ required: false }), limit: t.arg.int({ required: false }) },
     resolve: (_root, args, context) => signalPage(signalWhere(args, context), args, context),
   }),
   tickerSignals: t.field({
     type: SignalPage,
     description: 'Every signal of one ticker (within the plan’s history), newest first; an unknown ticker is not_found.',
-    args: { ticker: t.arg.string({ required: true }), page: t.arg.int({ required: false }), limit: t.arg.int({ required: false }) },
+    args: { ...tickerSignalsArguments.graphql(t.arg), page: t.arg.int({ required: false }), limit: t.arg.int({ required: false }) },
     resolve: async (_root, args, context) => {
-      const where = signalWhere({ ticker: args.ticker }, context);
+      const where = signalWhere(args, context);
       const ticker = where.ticker as string;
       if (!(await isKnownTicker(context, ticker))) throw new NotFoundError(`Ticker ${ticker}`);
       return signalPage(where, args, context);
@@ -101,11 +96,7 @@ builder.queryFields((t) => ({
   signalsConnection: t.prismaConnection({
     type: Signal,
     cursor: 'id',
-    args: {
-      ticker: t.arg.string({ required: false }),
-      signalType: t.arg({ type: SignalType, required: false }),
-      sentiment: t.arg({ type: Sentiment, required: false }),
-    },
+    args: signalFilter.graphql(t.arg),
     resolve: (query, _root, args, context) =>
       context.db.prisma.signal.findMany({ ...query, where: signalWhere(args, context) }),
   }),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { RequestContext } from '../../platform/context.ts';
 import { signalHistoryStart } from '../../platform/plans.ts';
-import { parseArguments } from '../../platform/validation.ts';
+import { argument, defineArguments } from '../../platform/arguments.ts';
 import { builder } from '../builder.ts';
 import { isKnownTicker, tickerSymbol } from '../tickers.ts';
 import { profileByTicker, quoteByTicker, signalsByTicker, tradesByTicker } from '../ticker-loaders.ts';
@@ -14,13 +14,13 @@ import { Signal } from './signal.ts';
 export const MAX_RECENT = 50;
 const recentLimit = z.number().int().min(1, `must be from 1 to ${MAX_RECENT}`).max(MAX_RECENT, `must be from 1 to ${MAX_RECENT}`);
 
-// Built once: zod compiles an object schema on first use, and this runs once per company of a federated page.
-const recentLimitArguments = z.object({ limit: recentLimit });
+/**
+ * `limit` of a per-ticker list (here and on Company). Built once: zod compiles an object schema on first use, and
+ * this is parsed once per company of a federated page.
+ */
+export const recentLimitArguments = defineArguments({ limit: argument('Int', recentLimit, { defaultValue: 10 }) });
 
-/** `limit` of a per-ticker list, validated. */
-export function parseRecentLimit(limit: number | null | undefined): number {
-  return parseArguments(recentLimitArguments, { limit: limit ?? 10 }).limit;
-}
+const tickerSearch = defineArguments({ symbol: argument('String', tickerSymbol, { required: 'validated' }) });
 
 interface TickerSummarySource {
   signals_total: number;
@@ -87,14 +87,14 @@ export const Ticker = builder.objectRef<{ ticker: string; found: boolean }>('Tic
     signals: t.field({
       type: [Signal],
       description: 'The latest signals, newest first.',
-      args: { limit: t.arg.int({ required: false, defaultValue: 10 }) },
-      resolve: (view, args, context) => signalsByTicker(context, parseRecentLimit(args.limit)).load(view.ticker),
+      args: recentLimitArguments.graphql(t.arg),
+      resolve: (view, args, context) => signalsByTicker(context, recentLimitArguments.parse(args).limit).load(view.ticker),
     }),
     congressionalTrades: t.field({
       type: [CongressionalTrade],
       description: 'The latest congressional trades, newest trade first.',
-      args: { limit: t.arg.int({ required: false, defaultValue: 10 }) },
-      resolve: (view, args, context) => tradesByTicker(context, parseRecentLimit(args.limit)).load(view.ticker),
+      args: recentLimitArguments.graphql(t.arg),
+      resolve: (view, args, context) => tradesByTicker(context, recentLimitArguments.parse(args).limit).load(view.ticker),
     }),
   }),
 });
@@ -103,10 +103,9 @@ builder.queryFields((t) => ({
   ticker: t.field({
     type: Ticker,
     description: 'The ticker search: profile, quote, counts, recent signals and trades. Required: symbol (at most 10 characters).',
-    // Optional in the schema so a missing symbol is reported like any other invalid argument.
-    args: { symbol: t.arg.string({ required: false }) },
+    args: tickerSearch.graphql(t.arg),
     resolve: async (_root, args, context) => {
-      const { symbol } = parseArguments(z.object({ symbol: tickerSymbol }), { symbol: args.symbol ?? undefined });
+      const { symbol } = tickerSearch.parse(args);
       return { ticker: symbol, found: await isKnownTicker(context, symbol) };
     },
   }),

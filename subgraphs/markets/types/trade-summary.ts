@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parseArguments } from '../../platform/validation.ts';
+import { argument, defineArguments } from '../../platform/arguments.ts';
 import { builder } from '../builder.ts';
 import { formatDate } from '../../platform/dates.ts';
 import { DEFAULT_TRADE_DAYS, daysAgo } from './congressional-trade.ts';
@@ -64,9 +64,9 @@ const TradeSummary = builder.objectRef<SummarySource>('CongressionalTradeSummary
   }),
 });
 
-const summaryArgs = z.object({
-  days: z.number().int().min(1, 'must be from 1 to 3650').max(3650, 'must be from 1 to 3650'),
-  limit: z.number().int().min(1, 'must be from 1 to 50').max(50, 'must be from 1 to 50'),
+const summaryArgs = defineArguments({
+  days: argument('Int', z.number().int().min(1, 'must be from 1 to 3650').max(3650, 'must be from 1 to 3650').default(DEFAULT_TRADE_DAYS)),
+  limit: argument('Int', z.number().int().min(1, 'must be from 1 to 50').max(50, 'must be from 1 to 50').default(10)),
 });
 
 // Counted from the same rows the trade list shows (trades in force within the window), through the market
@@ -77,9 +77,9 @@ builder.queryFields((t) => ({
   congressionalTradesSummary: t.field({
     type: TradeSummary,
     description: 'Top members and most-traded tickers of the last `days` days (90 by default), most trades first.',
-    args: { days: t.arg.int({ required: false }), limit: t.arg.int({ required: false }) },
+    args: summaryArgs.graphql(t.arg),
     resolve: async (_root, args, context) => {
-      const { days, limit } = parseArguments(summaryArgs, { days: args.days ?? DEFAULT_TRADE_DAYS, limit: args.limit ?? 10 });
+      const { days, limit } = summaryArgs.parse(args);
       const from = daysAgo(days);
       const since = formatDate(from);
       const [topMembers, topTickers, [total]] = await Promise.all([

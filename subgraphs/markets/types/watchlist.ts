@@ -4,7 +4,7 @@ import { ConflictError, NotFoundError, UnauthorizedError } from '../../platform/
 import { pageInfoSource, resolvePaging } from '../../platform/paging.ts';
 import type { PageInfoSource } from '../../platform/paging.ts';
 import { countTotal } from '../../platform/totals.ts';
-import { parseArguments, withoutNulls } from '../../platform/validation.ts';
+import { argument, defineArguments } from '../../platform/arguments.ts';
 import { PageInfo, builder } from '../builder.ts';
 import { tickerSymbol } from '../tickers.ts';
 import { profileByTicker, quoteByTicker, signalsByTicker, tradesByTicker } from '../ticker-loaders.ts';
@@ -43,22 +43,18 @@ export const WatchlistEntry = builder.prismaObject('WatchlistEntry', {
   }),
 });
 
-const AddWatchlistEntryInput = builder.inputType('AddWatchlistEntryInput', {
-  fields: (t) => ({
-    // Optional in the schema so a missing ticker is reported like any other invalid argument.
-    ticker: t.string({ required: false, description: 'Required; at most 10 characters.' }),
-    companyName: t.string({ required: false, description: 'Defaults to the profile’s or latest signal’s company name.' }),
+const addInput = defineArguments({
+  ticker: argument('String', tickerSymbol, { required: 'validated', description: 'Required; at most 10 characters.' }),
+  companyName: argument('String', z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters'), {
+    description: 'Defaults to the profile’s or latest signal’s company name.',
   }),
 });
 
-const RemoveWatchlistEntryInput = builder.inputType('RemoveWatchlistEntryInput', {
-  fields: (t) => ({ ticker: t.string({ required: true }) }),
-});
+const removeInput = defineArguments({ ticker: argument('String', tickerSymbol, { required: true }) });
 
-const addInput = z.object({
-  ticker: tickerSymbol,
-  companyName: z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters').optional(),
-});
+const AddWatchlistEntryInput = builder.inputType('AddWatchlistEntryInput', { fields: (t) => addInput.graphql(t) });
+
+const RemoveWatchlistEntryInput = builder.inputType('RemoveWatchlistEntryInput', { fields: (t) => removeInput.graphql(t) });
 
 const AddWatchlistEntryPayload = builder
   .objectRef<{ entryId: number; created: boolean }>('AddWatchlistEntryPayload')
@@ -165,7 +161,7 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: AddWatchlistEntryInput, required: true }) },
     resolve: async (_root, args, context) => {
       const accountId = accountOf(context);
-      const input = parseArguments(addInput, withoutNulls(args.input));
+      const input = addInput.parse(args.input);
       const existing = await context.db.prisma.watchlistEntry.findUnique({ where: { accountId_ticker: { accountId, ticker: input.ticker } } });
       if (existing) return { entryId: existing.id, created: false };
       const companyName = input.companyName ?? (await companyNameOf(context, input.ticker));
@@ -178,7 +174,7 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: RemoveWatchlistEntryInput, required: true }) },
     resolve: async (_root, args, context) => {
       const accountId = accountOf(context);
-      const { ticker } = parseArguments(z.object({ ticker: tickerSymbol }), args.input);
+      const { ticker } = removeInput.parse(args.input);
       const { count } = await context.db.prisma.watchlistEntry.deleteMany({ where: { accountId, ticker } });
       if (count === 0) throw new NotFoundError(`Ticker ${ticker} on the watchlist`);
       return { ticker };

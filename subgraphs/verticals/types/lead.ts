@@ -6,7 +6,6 @@ import { argument, defineArguments } from '../../platform/arguments.ts';
 import { idCodec } from '../../platform/ids.ts';
 import { definePageObject } from '../../platform/page-object.ts';
 import { defineSort } from '../../platform/paging.ts';
-import { parseArguments, withoutNulls } from '../../platform/validation.ts';
 import { PageInfo, builder } from '../builder.ts';
 import { RECORD_TYPES, parseRecordId } from '../record-type/catalog.ts';
 import { connectionMaxSize, recordPage } from '../record-type/page.ts';
@@ -57,8 +56,8 @@ export const Lead = builder.prismaObject('Lead', {
 
 const tag = z.string().trim().min(1, 'must not be empty').max(40, 'must be at most 40 characters');
 const leadContent = {
-  notes: z.string().max(2000, 'must be at most 2000 characters').optional(),
-  tags: z.array(tag).max(20, 'must have at most 20 tags').optional(),
+  notes: argument('String', z.string().max(2000, 'must be at most 2000 characters')),
+  tags: argument(['String'], z.array(tag).max(20, 'must have at most 20 tags')),
 };
 
 const LeadSort = defineSort(
@@ -128,21 +127,15 @@ builder.queryFields((t) => ({
   }),
 }));
 
-const SaveLeadInput = builder.inputType('SaveLeadInput', {
-  fields: (t) => ({
-    recordId: t.string({
-      required: true,
-      description: `Any record id: ${RECORD_TYPES.map((type) => type.ids.format(12)).join(', ')}.`,
-    }),
-    notes: t.string({ required: false }),
-    tags: t.stringList({ required: false }),
+const saveLeadInput = defineArguments({
+  recordId: argument('String', z.string().max(40, 'must be a record id such as b2b_123'), {
+    required: true,
+    description: `Any record id: ${RECORD_TYPES.map((type) => type.ids.format(12)).join(', ')}.`,
   }),
-});
-
-const saveLeadInput = z.object({
-  recordId: z.string().max(40, 'must be a record id such as b2b_123'),
   ...leadContent,
 });
+
+const SaveLeadInput = builder.inputType('SaveLeadInput', { fields: (t) => saveLeadInput.graphql(t) });
 
 const SaveLeadPayload = builder
   .objectRef<{ lead: LeadRow; created: boolean }>('SaveLeadPayload')
@@ -153,13 +146,11 @@ const SaveLeadPayload = builder
     }),
   });
 
+// What may change on a lead; the lead's id sits beside it in UpdateLeadInput.
+const leadChange = defineArguments({ status: argument(LeadStatus, z.enum(LEAD_STATUSES)), ...leadContent });
+
 const UpdateLeadInput = builder.inputType('UpdateLeadInput', {
-  fields: (t) => ({
-    id: t.string({ required: true }),
-    status: t.field({ type: LeadStatus, required: false }),
-    notes: t.string({ required: false }),
-    tags: t.stringList({ required: false }),
-  }),
+  fields: (t) => ({ id: t.string({ required: true }), ...leadChange.graphql(t) }),
 });
 
 const UpdateLeadStatusInput = builder.inputType('UpdateLeadStatusInput', {
@@ -171,15 +162,13 @@ const UpdateLeadStatusInput = builder.inputType('UpdateLeadStatusInput', {
 
 const DeleteLeadInput = builder.inputType('DeleteLeadInput', { fields: (t) => ({ id: t.string({ required: true }) }) });
 
-const updateLeadInput = z.object({ status: z.enum(LEAD_STATUSES).optional(), ...leadContent });
-
 /**
  * Saves a record as the caller's lead. Saving a record twice returns the existing lead (created: false); the
  * unique (account, record) index settles a race between two saves.
  */
 async function saveLead(context: RequestContext, input: Record<string, unknown>) {
   const accountId = accountOf(context);
-  const { recordId, notes, tags } = parseArguments(saveLeadInput, withoutNulls(input));
+  const { recordId, notes, tags } = saveLeadInput.parse(input);
   const parsed = parseRecordId(recordId);
   if (!parsed) throw new BadRequestError({ recordId: 'must be a record id such as b2b_123, prop_7 or atty_5' });
   const existing = await context.db.prisma.lead.findUnique({ where: { accountId_recordId: { accountId, recordId } } });
@@ -194,7 +183,7 @@ async function saveLead(context: RequestContext, input: Record<string, unknown>)
 
 /** Applies a change to one of the caller's leads; a status change must follow the lifecycle (else 409). */
 async function updateLead(context: RequestContext, id: string, input: Record<string, unknown>): Promise<LeadRow> {
-  const change = parseArguments(updateLeadInput, withoutNulls(input));
+  const change = leadChange.parse(input);
   const lead = await ownedLead(context, id);
   const status = change.status && change.status !== lead.status ? change.status : undefined;
   if (status && !NEXT_STATUSES[lead.status as LeadStatusValue].includes(status)) {

@@ -6,7 +6,7 @@ import { idCodec } from '../../platform/ids.ts';
 import { definePageObject } from '../../platform/page-object.ts';
 import { camelCase, snakeCase } from '../../platform/names.ts';
 import { defineSort } from '../../platform/paging.ts';
-import { parseArguments, withoutNulls } from '../../platform/validation.ts';
+import { argument, defineArguments } from '../../platform/arguments.ts';
 import { PageInfo, builder } from '../builder.ts';
 import { RECORD_TYPE_NAMES, primaryRecordType, recordTypeNamed } from '../record-type/catalog.ts';
 import { recordPage } from '../record-type/page.ts';
@@ -60,34 +60,28 @@ export const ReportJob = builder.prismaObject('ReportJob', {
   }),
 });
 
-const GenerateReportInput = builder.inputType('GenerateReportInput', {
-  fields: (t) => ({
-    vertical: t.field({ type: VerticalEnum, required: true }),
-    recordType: t.field({
-      type: ReportRecordType,
-      required: false,
-      description: 'Defaults to the vertical’s main records: companies, properties or attorneys.',
-    }),
-    filters: t.field({ type: 'JSON', required: false, description: 'The list route’s filters, by their REST names.' }),
-    format: t.field({ type: ReportFormat, required: false, defaultValue: 'csv' }),
-    fields: t.stringList({ required: false, description: 'Record fields to include (REST names); all by default.' }),
+const generateInput = defineArguments({
+  vertical: argument(VerticalEnum, z.enum(VERTICAL_NAMES), { required: true }),
+  recordType: argument(ReportRecordType, z.enum(RECORD_TYPE_NAMES as [string, ...string[]]), {
+    description: 'Defaults to the vertical’s main records: companies, properties or attorneys.',
+  }),
+  filters: argument('JSON', z.record(z.string(), z.unknown(), { message: 'must be a JSON object' }), {
+    description: 'The list route’s filters, by their REST names.',
+  }),
+  format: argument(ReportFormat, z.enum(REPORT_FORMATS), { defaultValue: 'csv' }),
+  fields: argument(['String'], z.array(z.string()).max(50, 'must name at most 50 fields'), {
+    description: 'Record fields to include (REST names); all by default.',
   }),
 });
 
-const generateInput = z.object({
-  vertical: z.enum(VERTICAL_NAMES),
-  recordType: z.enum(RECORD_TYPE_NAMES as [string, ...string[]]).optional(),
-  filters: z.record(z.string(), z.unknown(), { message: 'must be a JSON object' }).optional(),
-  format: z.enum(REPORT_FORMATS).default('csv'),
-  fields: z.array(z.string()).max(50, 'must name at most 50 fields').optional(),
-});
+const GenerateReportInput = builder.inputType('GenerateReportInput', { fields: (t) => generateInput.graphql(t) });
 
 /**
  * Checks a report request the way the list route checks its query: the same filter names (snake_case, as in
  * the query string) and the same validation, by the list's own `where` function.
  */
 export function validateReportRequest(input: Record<string, unknown>) {
-  const request = parseArguments(generateInput, withoutNulls(input));
+  const request = generateInput.parse(input);
   const type = request.recordType ? recordTypeNamed(request.recordType)! : primaryRecordType(request.vertical);
   const recordType = type.name;
   if (type.vertical !== request.vertical) {

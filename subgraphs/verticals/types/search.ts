@@ -3,7 +3,7 @@ import type { RequestContext } from '../../platform/context.ts';
 import { BadRequestError } from '../../platform/errors.ts';
 import { pageInfoSource, resolvePaging } from '../../platform/paging.ts';
 import type { PageInfoSource } from '../../platform/paging.ts';
-import { parseArguments } from '../../platform/validation.ts';
+import { argument, defineArguments } from '../../platform/arguments.ts';
 import { PageInfo, builder } from '../builder.ts';
 import { CANDIDATE_CAP, searchRecords } from '../search/query.ts';
 import type { SearchHitRow } from '../search/query.ts';
@@ -47,27 +47,31 @@ const SearchPage = builder
     }),
   });
 
-const searchArgs = z.object({
-  q: z
-    .string({ message: 'is required' })
-    .trim()
-    .min(1, 'must not be empty')
-    .max(MAX_QUERY_LENGTH, `must be at most ${MAX_QUERY_LENGTH} characters`),
-  verticals: z
-    .string()
-    .transform((value) => value.split(',').map((part) => part.trim().toLowerCase()))
-    .refine(
-      (list) => list.every((vertical) => (VERTICAL_NAMES as readonly string[]).includes(vertical)),
-      `must be a comma-separated list of ${VERTICAL_NAMES.join(', ')}`,
-    )
-    .optional(),
+const searchArgs = defineArguments({
+  q: argument(
+    'String',
+    z
+      .string({ message: 'is required' })
+      .trim()
+      .min(1, 'must not be empty')
+      .max(MAX_QUERY_LENGTH, `must be at most ${MAX_QUERY_LENGTH} characters`),
+    { required: 'validated', description: 'What to look for (1-100 characters).' },
+  ),
+  verticals: argument(
+    'String',
+    z
+      .string()
+      .transform((value) => value.split(',').map((part) => part.trim().toLowerCase()))
+      .refine(
+        (list) => list.every((vertical) => (VERTICAL_NAMES as readonly string[]).includes(vertical)),
+        `must be a comma-separated list of ${VERTICAL_NAMES.join(', ')}`,
+      ),
+    { description: `Comma-separated: ${VERTICAL_NAMES.join(',')} (all by default).` },
+  ),
 });
 
-async function search(
-  context: RequestContext,
-  args: { q?: string | null; verticals?: string | null; page?: number | null; perPage?: number | null },
-) {
-  const { q, verticals } = parseArguments(searchArgs, { q: args.q ?? undefined, verticals: args.verticals ?? undefined });
+async function search(context: RequestContext, args: { page?: number | null; perPage?: number | null }) {
+  const { q, verticals } = searchArgs.parse(args);
   const paging = resolvePaging({ page: args.page, size: args.perPage });
   if (paging.skip + paging.perPage > MAX_SEARCH_DEPTH) {
     throw new BadRequestError({ page: `search pages reach the best ${MAX_SEARCH_DEPTH} hits at most` });
@@ -84,9 +88,7 @@ builder.queryFields((t) => ({
     type: SearchPage,
     description: 'Universal search across the verticals by name, address or title; typo- and case-tolerant.',
     args: {
-      // Required, but checked by the resolver so a missing q is the same 400 as an empty one.
-      q: t.arg.string({ required: false, description: 'What to look for (1-100 characters).' }),
-      verticals: t.arg.string({ required: false, description: `Comma-separated: ${VERTICAL_NAMES.join(',')} (all by default).` }),
+      ...searchArgs.graphql(t.arg),
       page: t.arg.int({ required: false }),
       perPage: t.arg.int({ required: false }),
     },
