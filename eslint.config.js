@@ -30,26 +30,43 @@ export default tseslint.config(
         'error',
         {
           zones: [
-            { target: './subgraphs', from: './gateway', message: 'Subgraphs and the platform layer must not import the gateway.' },
+            {
+              target: './subgraphs',
+              from: './gateway',
+              message: 'Subgraphs and the platform layer must not import the gateway.',
+            },
             {
               target: './subgraphs/platform',
               from: ['./subgraphs/verticals', './subgraphs/markets'],
               message: 'The platform layer must not import a subgraph.',
             },
-            { target: './subgraphs/verticals', from: './subgraphs/markets', message: 'Subgraphs meet only through federation.' },
-            { target: './subgraphs/markets', from: './subgraphs/verticals', message: 'Subgraphs meet only through federation.' },
+            {
+              target: './subgraphs/verticals',
+              from: './subgraphs/markets',
+              message: 'Subgraphs meet only through federation.',
+            },
+            {
+              target: './subgraphs/markets',
+              from: './subgraphs/verticals',
+              message: 'Subgraphs meet only through federation.',
+            },
             {
               target: './gateway/limits',
               from: ['./gateway/auth', './gateway/access'],
               message: 'gateway/limits is below auth and access (gateway/access combines them).',
             },
             { target: './gateway/auth', from: './gateway/access', message: 'gateway/auth is below gateway/access.' },
-            { target: './scripts/start-subgraph.ts', from: './gateway', message: 'A subgraph service runs on the platform layer alone.' },
+            {
+              target: './scripts/start-subgraph.ts',
+              from: './gateway',
+              message: 'A subgraph service runs on the platform layer alone.',
+            },
             {
               target: './gateway',
               from: './subgraphs',
               except: ['./platform', './index.ts'],
-              message: 'The gateway reaches a subgraph through subgraphs/index.ts (its schema, plan rules, record catalog), never its internals.',
+              message:
+                'The gateway reaches a subgraph through subgraphs/index.ts (its schema, plan rules, record catalog), never its internals.',
             },
           ],
         },

@@ -47,7 +47,9 @@ export class AuthenticatedDataSource extends RemoteGraphQLDataSource<RequestCont
     super({ url, fetcher: (input, init) => fetch(input, { ...init, signal: AbortSignal.timeout(timeoutMs) }) });
   }
 
-  override process(options: Parameters<RemoteGraphQLDataSource<RequestContext>['process']>[0]): Promise<SubgraphResponse> {
+  override process(
+    options: Parameters<RemoteGraphQLDataSource<RequestContext>['process']>[0],
+  ): Promise<SubgraphResponse> {
     return this.inFlight.fetch(this.name, options, () =>
       super.process(options).catch((error: unknown) => {
         // Errors a subgraph answers come back in its response; a thrown one means no usable answer arrived.
@@ -57,8 +59,12 @@ export class AuthenticatedDataSource extends RemoteGraphQLDataSource<RequestCont
     );
   }
 
-  override willSendRequest({ request, context }: Parameters<NonNullable<RemoteGraphQLDataSource<RequestContext>['willSendRequest']>>[0]) {
-    for (const [name, value] of Object.entries(subgraphRequestHeaders(this.secret, context.viewer))) request.http?.headers.set(name, value);
+  override willSendRequest({
+    request,
+    context,
+  }: Parameters<NonNullable<RemoteGraphQLDataSource<RequestContext>['willSendRequest']>>[0]) {
+    for (const [name, value] of Object.entries(subgraphRequestHeaders(this.secret, context.viewer)))
+      request.http?.headers.set(name, value);
   }
 }
 
@@ -73,7 +79,14 @@ export async function createGraphQLServer(
     supergraphSdl: readSupergraph(),
     buildService: ({ name }) => {
       const subgraph = name as SubgraphName;
-      if (subgraphUrls && gatewaySecret) return new AuthenticatedDataSource(subgraphUrls[subgraph], gatewaySecret, subgraph, inFlight, subgraphTimeoutMs);
+      if (subgraphUrls && gatewaySecret)
+        return new AuthenticatedDataSource(
+          subgraphUrls[subgraph],
+          gatewaySecret,
+          subgraph,
+          inFlight,
+          subgraphTimeoutMs,
+        );
       // In one process the gateway hands each subgraph its own context object (see RequestContext.loaders).
       return new CachedLocalDataSource(SUBGRAPHS[subgraph], subgraph, inFlight);
     },

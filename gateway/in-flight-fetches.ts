@@ -55,7 +55,14 @@ export class InFlightFetches {
     if (request.http) return execute();
 
     const viewer = (context as Partial<RequestContext>).viewer ?? null;
-    const key = JSON.stringify([subgraph, this.generation, viewer, request.operationName ?? null, query, request.variables ?? null]);
+    const key = JSON.stringify([
+      subgraph,
+      this.generation,
+      viewer,
+      request.operationName ?? null,
+      query,
+      request.variables ?? null,
+    ]);
     let shared = this.inFlight.get(key);
     if (!shared) {
       const entry: Shared = { response: execute(), waiters: 0 };
@@ -96,9 +103,16 @@ function parseOrUndefined(query: string): DocumentNode | undefined {
   }
 }
 
-function operationType(document: DocumentNode | undefined, operationName: string | undefined): OperationTypeNode | undefined {
-  const operations = (document?.definitions ?? []).filter((definition) => definition.kind === Kind.OPERATION_DEFINITION);
-  const operation = operationName ? operations.find((definition) => definition.name?.value === operationName) : operations[0];
+function operationType(
+  document: DocumentNode | undefined,
+  operationName: string | undefined,
+): OperationTypeNode | undefined {
+  const operations = (document?.definitions ?? []).filter(
+    (definition) => definition.kind === Kind.OPERATION_DEFINITION,
+  );
+  const operation = operationName
+    ? operations.find((definition) => definition.name?.value === operationName)
+    : operations[0];
   // An ambiguous or unknown operation is not shared; the subgraph answers it with its own error.
   return operation && (operationName || operations.length === 1) ? operation.operation : undefined;
 }

@@ -58,6 +58,10 @@ export function registerReadiness(app: FastifyInstance, deps: ReadinessDependenc
     if (down.length === 0) return { status: 'ready' };
     request.log.warn({ down }, 'not ready');
     const code = down.some((name) => name.endsWith('database')) ? 'database_unavailable' : 'service_unavailable';
-    return reply.status(503).send(errorBody(new ApiError(code, `Not ready: ${down.join(', ')} ${down.length > 1 ? 'do' : 'does'} not answer.`)));
+    return reply
+      .status(503)
+      .send(
+        errorBody(new ApiError(code, `Not ready: ${down.join(', ')} ${down.length > 1 ? 'do' : 'does'} not answer.`)),
+      );
   });
 }

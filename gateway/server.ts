@@ -91,8 +91,13 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   const { databases } = options;
   const control = databases.live;
   const limits = options.limits ?? createLimits();
-  const sessions = options.sessions ?? createSessionTokens({ secrets: env.JWT_SECRETS, ttlSeconds: env.JWT_TTL_SECONDS });
-  const { server: graphql, schema, inFlight } = await createGraphQLServer({
+  const sessions =
+    options.sessions ?? createSessionTokens({ secrets: env.JWT_SECRETS, ttlSeconds: env.JWT_TTL_SECONDS });
+  const {
+    server: graphql,
+    schema,
+    inFlight,
+  } = await createGraphQLServer({
     ...options,
     plugins: [operationGuardPlugin(limits.checkFieldLimits)],
   });
@@ -120,7 +125,10 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   // Registered before the guard, so the deadline covers authentication and limits too.
   registerRequestDeadline(app, options.requestTimeoutMs ?? env.REQUEST_TIMEOUT_MS);
   // Credentials, rate limits and metering for every non-public route (gateway/access, over auth/ and limits/).
-  const meter = createUsageMeter(control, { sandboxCredits: limits.options.sandboxCredits, flushIntervalMs: options.usageFlushIntervalMs });
+  const meter = createUsageMeter(control, {
+    sandboxCredits: limits.options.sandboxCredits,
+    flushIntervalMs: options.usageFlushIntervalMs,
+  });
   const guard = registerGuard(app, { control, sessions, limits, meter });
   registerRequestTextCheck(app);
   registerAnonymousLimits(app, { limits, guard });
@@ -160,17 +168,32 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   // Verticals resolves every field of its schema itself; markets' Company fields need verticals' ticker.
   const direct = options.subgraphUrls
     ? undefined
-    : { subgraphs: [{ name: 'verticals', schema: SUBGRAPHS.verticals }], apiSchema: schema, checkFieldLimits: limits.checkFieldLimits, inFlight };
+    : {
+        subgraphs: [{ name: 'verticals', schema: SUBGRAPHS.verticals }],
+        apiSchema: schema,
+        checkFieldLimits: limits.checkFieldLimits,
+        inFlight,
+      };
   const restDependencies = { graphql, schema, contextFor, direct };
   registerRestRoutes(app, verticalsRoutes, restDependencies);
   registerRestRoutes(app, marketsRoutes, restDependencies);
   // Verticals' report worker and download run where verticals runs: here in one process, else in its service.
   if (options.subgraphUrls && options.gatewaySecret) {
     const timeoutMs = options.subgraphTimeoutMs ?? env.SUBGRAPH_TIMEOUT_MS;
-    forwardReportDownload(app, { subgraphUrl: options.subgraphUrls.verticals, secret: options.gatewaySecret, timeoutMs });
+    forwardReportDownload(app, {
+      subgraphUrl: options.subgraphUrls.verticals,
+      secret: options.gatewaySecret,
+      timeoutMs,
+    });
   } else {
     const dataDir = options.dataDir ?? env.dataDir;
-    attachVerticalsHttp(app, { databases, dataDir, contextFor, reportWorker: options.reportWorker, beforeDownload: requireReportPlan });
+    attachVerticalsHttp(app, {
+      databases,
+      dataDir,
+      contextFor,
+      reportWorker: options.reportWorker,
+      beforeDownload: requireReportPlan,
+    });
   }
 
   app.addHook('onClose', async () => {

@@ -68,7 +68,9 @@ async function main() {
   const { values } = parseCommandLine(USAGE, { options: { create: { type: 'string' } } });
   if (values.create) {
     const directory = await createMigration(values.create);
-    console.log(directory ? `wrote ${directory}/migration.sql` : 'schema.prisma matches the migrations: nothing to write');
+    console.log(
+      directory ? `wrote ${directory}/migration.sql` : 'schema.prisma matches the migrations: nothing to write',
+    );
     return;
   }
   const { openConfiguredDatabases } = await import('../subgraphs/platform/database.ts');

@@ -25,7 +25,9 @@ function loadWasm() {
   loaded ??= (async () => {
     const bindings = await import('@prisma/schema-engine-wasm/schema_engine_bg');
     // Node's ESM loader refuses a bare .wasm import, so the module is instantiated by hand.
-    const bytes = await readFile(join(dirname(require.resolve('@prisma/schema-engine-wasm/schema_engine_bg')), 'schema_engine_bg.wasm'));
+    const bytes = await readFile(
+      join(dirname(require.resolve('@prisma/schema-engine-wasm/schema_engine_bg')), 'schema_engine_bg.wasm'),
+    );
     const { instance } = await WebAssembly.instantiate(bytes, {
       './schema_engine_bg.js': bindings,
     });

@@ -13,7 +13,12 @@ import { logger } from '../subgraphs/platform/logger.ts';
  * the gateway (DATABASE_URL and SANDBOX_DATABASE_URL: PGlite's folder can be opened by one process only, and a second
  * process on the same DATA_DIR refuses to start).
  */
-const FACTORIES: Record<string, () => Promise<{ createSubgraphServer(options: { databases: Record<Mode, Database>; secret: string }): Promise<FastifyInstance> }>> = {
+const FACTORIES: Record<
+  string,
+  () => Promise<{
+    createSubgraphServer(options: { databases: Record<Mode, Database>; secret: string }): Promise<FastifyInstance>;
+  }>
+> = {
   verticals: () => import('../subgraphs/verticals/server.ts'),
   markets: () => import('../subgraphs/markets/server.ts'),
 };

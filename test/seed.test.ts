@@ -46,7 +46,8 @@ describe('generation without a database', () => {
   it('at scale 5000 has software companies in CA scoring 80 or more', () => {
     const ctx = createContext({ scale: 5000 });
     let matches = 0;
-    for (const row of companyRows(ctx)) if (row[2] === 'software' && row[6] === 'CA' && Number(row[11]) >= 80) matches++;
+    for (const row of companyRows(ctx))
+      if (row[2] === 'software' && row[6] === 'CA' && Number(row[11]) >= 80) matches++;
     expect(matches).toBeGreaterThan(0);
   });
 });
@@ -127,7 +128,12 @@ describe(`seeded database (scale ${SCALE})`, () => {
                 (SELECT 1 FROM company_profiles p WHERE p.ticker = t.ticker)
                 OR NOT EXISTS (SELECT 1 FROM companies c WHERE c.ticker = t.ticker))::int AS "tradesUnlinked",
              (SELECT count(*) FROM signals WHERE signal_type = 'macro' AND ticker NOT IN ('SPY', 'TLT'))::int AS "macroElsewhere"`);
-    expect(counts).toEqual({ signalsWithoutProfile: 0, signalsWithoutCompany: 0, tradesUnlinked: 0, macroElsewhere: 0 });
+    expect(counts).toEqual({
+      signalsWithoutProfile: 0,
+      signalsWithoutCompany: 0,
+      tradesUnlinked: 0,
+      macroElsewhere: 0,
+    });
   });
 
   it('flags a trade late exactly when it was disclosed more than 45 days after the trade', async () => {

@@ -12,7 +12,10 @@ import { measureOperation } from '../limits/query-cost.ts';
 /** An ApiError that also tells Apollo Server the HTTP status (and headers) of the response. */
 function withHttp(error: ApiError, headers: Record<string, string> = {}): GraphQLError {
   return new GraphQLError(error.message, {
-    extensions: { ...error.extensions, http: { status: error.status, headers: new HeaderMap(Object.entries(headers)) } },
+    extensions: {
+      ...error.extensions,
+      http: { status: error.status, headers: new HeaderMap(Object.entries(headers)) },
+    },
   });
 }
 
@@ -58,7 +61,9 @@ function splitCoordinate(coordinate: string): { typeName: string; fieldName: str
  * and the REST shims alike. A document that names no single operation is a 400 here (Apollo leaves it to the
  * gateway, which fails with a 500). /graphql requests were already bounded before validation (graphql-http-bounds.ts).
  */
-export function operationGuardPlugin(checkFieldLimits: ReturnType<typeof createFieldLimiter>): ApolloServerPlugin<RequestContext> {
+export function operationGuardPlugin(
+  checkFieldLimits: ReturnType<typeof createFieldLimiter>,
+): ApolloServerPlugin<RequestContext> {
   return {
     async requestDidStart() {
       return {
@@ -71,7 +76,13 @@ export function operationGuardPlugin(checkFieldLimits: ReturnType<typeof createF
               throw error instanceof ApiError ? withHttp(error) : error;
             }
           }
-          await checkOperation(checkFieldLimits, { schema, document, operation: resolved, variables: request.variables ?? {}, viewer: contextValue.viewer });
+          await checkOperation(checkFieldLimits, {
+            schema,
+            document,
+            operation: resolved,
+            variables: request.variables ?? {},
+            viewer: contextValue.viewer,
+          });
         },
       };
     },

@@ -18,7 +18,14 @@ const CreateKeyBody = z.strictObject({
 
 /** A key as listings show it: never the key itself, which only its creation response carries. */
 function keyListing(row: {
-  id: string; name: string; mode: string; prefix: string; createdAt: Date; lastUsedAt: Date | null; revokedAt: Date | null; callsUsed: number;
+  id: string;
+  name: string;
+  mode: string;
+  prefix: string;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+  callsUsed: number;
 }) {
   return {
     id: row.id,
@@ -38,13 +45,20 @@ function keyListing(row: {
  */
 export function registerAccountRoutes(
   app: FastifyInstance,
-  deps: { control: Database; sessions: SessionTokens; limits: Limits; meter: UsageMeter; login?: Partial<LoginOptions> },
+  deps: {
+    control: Database;
+    sessions: SessionTokens;
+    limits: Limits;
+    meter: UsageMeter;
+    login?: Partial<LoginOptions>;
+  },
 ) {
   const { control } = deps;
   registerLoginRoute(app, { control, sessions: deps.sessions, store: deps.limits.store, options: deps.login });
 
   app.post('/api/keys', async (request, reply) => {
-    const requested = (request.body as { mode?: unknown } | null)?.mode === 'sandbox' ? 'create_sandbox_key' : 'create_live_key';
+    const requested =
+      (request.body as { mode?: unknown } | null)?.mode === 'sandbox' ? 'create_sandbox_key' : 'create_live_key';
     assertGranted(request.viewer!, requested);
     const { name, mode } = parseRequestInput(request, { body: CreateKeyBody }).body;
     const created = await createApiKey(control, request.viewer!.accountId, mode, name);

@@ -25,7 +25,13 @@ export async function authenticate(
 
   // One statement (key and plan together), not Prisma's two: it runs on every request, and the bench's
   // profiles showed the ORM's two round trips among the gateway's largest costs per request.
-  const [row] = await control.sql.query<{ id: string; account_id: string; mode: string; revoked: boolean; plan: string }>(
+  const [row] = await control.sql.query<{
+    id: string;
+    account_id: string;
+    mode: string;
+    revoked: boolean;
+    plan: string;
+  }>(
     `SELECT k.id, k.account_id, k.mode, k.revoked_at IS NOT NULL AS revoked, a.plan
      FROM api_keys k JOIN accounts a ON a.id = k.account_id
      WHERE k.hash = $1`,
@@ -34,15 +40,21 @@ export async function authenticate(
   const mode = token ? modeOfKey(token) : undefined;
   if (!token || !row || row.revoked || !mode || row.mode !== mode) throw new UnauthorizedError();
   // The database a credential reaches comes from the grant table, as does everything else it may do.
-  return { accountId: row.account_id, plan: row.plan as Plan, mode: GRANTS[mode === 'live' ? 'live_key' : 'sandbox_key'].data, keyId: row.id };
+  return {
+    accountId: row.account_id,
+    plan: row.plan as Plan,
+    mode: GRANTS[mode === 'live' ? 'live_key' : 'sandbox_key'].data,
+    keyId: row.id,
+  };
 }
 
 /** Session tokens act for the account on live data (sandbox calls go through `sk_test_` keys and their credits). */
 async function authenticateSession(control: Database, sessions: SessionTokens, token: string): Promise<Viewer> {
   const accountId = await sessions.verify(token);
-  const [account] = await control.sql.query<{ id: string; plan: string }>('SELECT id, plan FROM accounts WHERE id = $1::uuid', [
-    accountId ?? NO_ACCOUNT,
-  ]);
+  const [account] = await control.sql.query<{ id: string; plan: string }>(
+    'SELECT id, plan FROM accounts WHERE id = $1::uuid',
+    [accountId ?? NO_ACCOUNT],
+  );
   if (!accountId || !account) throw new UnauthorizedError();
   return { accountId: account.id, plan: account.plan as Plan, mode: GRANTS.session.data };
 }

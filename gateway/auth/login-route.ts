@@ -41,7 +41,10 @@ export function registerLoginRoute(
     const refused = await throttle.reserve(email, request.ip);
     if (refused) {
       reply.header('retry-after', String(refused.retryAfterSeconds));
-      throw new ApiError('rate_limited', `Too many login attempts for this address; retry in ${refused.retryAfterSeconds} seconds.`);
+      throw new ApiError(
+        'rate_limited',
+        `Too many login attempts for this address; retry in ${refused.retryAfterSeconds} seconds.`,
+      );
     }
     const account = await control.prisma.account.findUnique({ where: { email } });
     let valid: boolean;

@@ -32,7 +32,10 @@ export interface LoginThrottle {
  * slow hash, so parallel guesses cannot all read "under the limit"; keyed by address and IP, so a stranger
  * spends only their own slots and the owner's other IPs still log in.
  */
-export function createLoginThrottle(store: CounterStore, options: LoginThrottleOptions = LOGIN_THROTTLE_DEFAULTS): LoginThrottle {
+export function createLoginThrottle(
+  store: CounterStore,
+  options: LoginThrottleOptions = LOGIN_THROTTLE_DEFAULTS,
+): LoginThrottle {
   const { attemptsPerAddressAndIp, attemptsPerAddress, windowMs, knownIpMs } = options;
   const retryAfter = (oldest: number, now: number) => Math.max(1, Math.ceil((oldest + windowMs - now) / 1000));
 

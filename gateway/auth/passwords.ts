@@ -7,8 +7,12 @@ const KEY_LENGTH = 64;
 
 function derive(password: string, salt: Buffer, options: typeof COST): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, { ...options, maxmem: 128 * options.N * options.r * 2 }, (error, key) =>
-      error ? reject(error) : resolve(key),
+    scrypt(
+      password.normalize('NFKC'),
+      salt,
+      KEY_LENGTH,
+      { ...options, maxmem: 128 * options.N * options.r * 2 },
+      (error, key) => (error ? reject(error) : resolve(key)),
     );
   });
 }

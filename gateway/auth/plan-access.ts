@@ -13,7 +13,9 @@ import type { Plan, PlanRule } from '../../subgraphs/platform/plans.ts';
  */
 export { PLAN_RULES };
 
-const RULE_BY_COORDINATE = new Map(PLAN_RULES.flatMap((rule) => rule.coordinates.map((coordinate) => [coordinate, rule])));
+const RULE_BY_COORDINATE = new Map(
+  PLAN_RULES.flatMap((rule) => rule.coordinates.map((coordinate) => [coordinate, rule])),
+);
 
 /** The rule that governs a field (`Type.field` first, then `Type.*`); undefined when none does. */
 export function ruleFor(typeName: string, fieldName: string): PlanRule | undefined {
@@ -34,7 +36,10 @@ export function assertPlanReaches(plan: Plan, fields: Iterable<{ typeName: strin
     const rule = ruleFor(typeName, fieldName);
     if (!rule) throw new ForbiddenError('plan_required', `${typeName}.${fieldName} is not part of any plan.`);
     if (!planReaches(plan, rule)) {
-      throw new ForbiddenError('plan_required', `${rule.feature} require the ${rule.plan} plan or higher; your plan is ${plan}.`);
+      throw new ForbiddenError(
+        'plan_required',
+        `${rule.feature} require the ${rule.plan} plan or higher; your plan is ${plan}.`,
+      );
     }
   }
 }
@@ -43,7 +48,9 @@ export function assertPlanReaches(plan: Plan, fields: Iterable<{ typeName: strin
 export function fieldsWithoutPlan(schema: GraphQLSchema): string[] {
   return Object.values(schema.getTypeMap())
     .filter((type) => (isObjectType(type) || isInterfaceType(type)) && !type.name.startsWith('__'))
-    .flatMap((type) => Object.keys((type as { getFields(): object }).getFields()).map((field) => [type.name, field] as const))
+    .flatMap((type) =>
+      Object.keys((type as { getFields(): object }).getFields()).map((field) => [type.name, field] as const),
+    )
     .filter(([typeName, fieldName]) => !isMetaField(typeName, fieldName) && !ruleFor(typeName, fieldName))
     .map(([typeName, fieldName]) => `${typeName}.${fieldName}`);
 }
@@ -51,5 +58,6 @@ export function fieldsWithoutPlan(schema: GraphQLSchema): string[] {
 /** Stops a gateway whose API has a field without a plan: a forgotten rule must not leave data open or unreachable. */
 export function assertEveryFieldHasAPlan(schema: GraphQLSchema): void {
   const missing = fieldsWithoutPlan(schema);
-  if (missing.length) throw new Error(`No plan rule names ${missing.join(', ')} (add it to its subgraph's plan-rules.ts).`);
+  if (missing.length)
+    throw new Error(`No plan rule names ${missing.join(', ')} (add it to its subgraph's plan-rules.ts).`);
 }

@@ -6,7 +6,10 @@ import { parseArguments } from '../../subgraphs/platform/validation.ts';
 /** The query string or body of a route that takes none: anything sent is an unknown parameter. */
 export const NOTHING = z.strictObject({});
 
-function problemsOf<Schema extends z.ZodType>(schema: Schema, input: unknown): { value?: z.output<Schema>; details?: Record<string, string> } {
+function problemsOf<Schema extends z.ZodType>(
+  schema: Schema,
+  input: unknown,
+): { value?: z.output<Schema>; details?: Record<string, string> } {
   try {
     return { value: parseArguments(schema, input) };
   } catch (error) {

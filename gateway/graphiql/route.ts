@@ -25,7 +25,10 @@ const ASSETS: Record<string, { file: string; type: string }> = {
   'graphiql.js': { file: 'dist/yoga-graphiql.umd.js', type: 'text/javascript; charset=utf-8' },
   'graphiql.css': { file: 'dist/graphiql.css', type: 'text/css; charset=utf-8' },
   'editor.worker.js': { file: 'dist/monacoeditorwork/editor.worker.bundle.js', type: 'text/javascript; charset=utf-8' },
-  'graphql.worker.js': { file: 'dist/monacoeditorwork/graphql.worker..bundle.js', type: 'text/javascript; charset=utf-8' },
+  'graphql.worker.js': {
+    file: 'dist/monacoeditorwork/graphql.worker..bundle.js',
+    type: 'text/javascript; charset=utf-8',
+  },
   'json.worker.js': { file: 'dist/monacoeditorwork/json.worker.bundle.js', type: 'text/javascript; charset=utf-8' },
 };
 
@@ -52,19 +55,23 @@ function load(file: string) {
 
 /** GraphiQL's page and assets, served from the installed package (there is no CDN to load them from). */
 export function registerGraphiQLAssets(app: FastifyInstance) {
-  app.get<{ Params: { name: string } }>(`${ASSETS_PATH}/:name`, { config: { public: true } }, async (request, reply) => {
-    const asset = Object.hasOwn(ASSETS, request.params.name) ? ASSETS[request.params.name] : undefined;
-    if (!asset) return reply.callNotFound();
-    const { raw, gzipped } = await load(asset.file);
-    const acceptsGzip = /\bgzip\b/.test(request.headers['accept-encoding'] ?? '');
-    reply
-      .type(asset.type)
-      .header('cache-control', 'public, max-age=31536000, immutable')
-      .header('vary', 'accept-encoding')
-      .header('x-content-type-options', 'nosniff');
-    if (acceptsGzip) reply.header('content-encoding', 'gzip');
-    return reply.send(acceptsGzip ? gzipped : raw);
-  });
+  app.get<{ Params: { name: string } }>(
+    `${ASSETS_PATH}/:name`,
+    { config: { public: true } },
+    async (request, reply) => {
+      const asset = Object.hasOwn(ASSETS, request.params.name) ? ASSETS[request.params.name] : undefined;
+      if (!asset) return reply.callNotFound();
+      const { raw, gzipped } = await load(asset.file);
+      const acceptsGzip = /\bgzip\b/.test(request.headers['accept-encoding'] ?? '');
+      reply
+        .type(asset.type)
+        .header('cache-control', 'public, max-age=31536000, immutable')
+        .header('vary', 'accept-encoding')
+        .header('x-content-type-options', 'nosniff');
+      if (acceptsGzip) reply.header('content-encoding', 'gzip');
+      return reply.send(acceptsGzip ? gzipped : raw);
+    },
+  );
 
   // server.ts sends the page from its GET /graphql route; its security headers are added here, next to the page.
   app.addHook('onSend', async (request, reply, payload) => {

@@ -2,7 +2,8 @@ import compress from '@fastify/compress';
 import type { FastifyInstance } from 'fastify';
 
 /** JSON, HTML and GraphiQL's scripts and styles; report files are streamed as they are, with their length. */
-const COMPRESSIBLE = /^(application\/([\w.+-]*\+)?json|text\/html|text\/css|text\/javascript|application\/javascript)\b/;
+const COMPRESSIBLE =
+  /^(application\/([\w.+-]*\+)?json|text\/html|text\/css|text\/javascript|application\/javascript)\b/;
 
 /**
  * gzip or brotli, as the request's Accept-Encoding prefers (brotli first on a tie), for bodies of 1 kB or more:
@@ -10,5 +11,10 @@ const COMPRESSIBLE = /^(application\/([\w.+-]*\+)?json|text\/html|text\/css|text
  * a small upload into a large one).
  */
 export async function registerCompression(app: FastifyInstance): Promise<void> {
-  await app.register(compress, { encodings: ['br', 'gzip'], threshold: 1024, customTypes: COMPRESSIBLE, globalDecompression: false });
+  await app.register(compress, {
+    encodings: ['br', 'gzip'],
+    threshold: 1024,
+    customTypes: COMPRESSIBLE,
+    globalDecompression: false,
+  });
 }

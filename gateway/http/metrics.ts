@@ -77,7 +77,9 @@ export function registerMetrics(app: FastifyInstance, options: MetricsOptions): 
       await Promise.all(
         Object.values(databases).map(async (database) => {
           try {
-            const [row] = await database.sql.query<{ queued: number }>("SELECT count(*)::int AS queued FROM report_jobs WHERE status = 'queued'");
+            const [row] = await database.sql.query<{ queued: number }>(
+              "SELECT count(*)::int AS queued FROM report_jobs WHERE status = 'queued'",
+            );
             this.set({ database: database.mode }, Number(row?.queued ?? 0));
           } catch (error) {
             // A database that is down leaves its series out; the scrape itself still answers.
@@ -114,9 +116,7 @@ export function registerMetrics(app: FastifyInstance, options: MetricsOptions): 
 
   app.get('/metrics', { config: { public: true, operational: true } }, async (request, reply) => {
     if (!sameToken(request.headers.authorization, token)) {
-      return reply
-        .status(401)
-        .send(errorBody(new UnauthorizedError('The metrics token is required.')));
+      return reply.status(401).send(errorBody(new UnauthorizedError('The metrics token is required.')));
     }
     return reply.type(registry.contentType).send(await registry.metrics());
   });

@@ -32,6 +32,10 @@ export function registerNotFound(app: FastifyInstance): void {
     return reply
       .status(405)
       .header('allow', allowed.join(', '))
-      .send(errorBody(new ApiError('method_not_allowed', `${request.method} is not allowed on ${path}; use ${allowed.join(', ')}.`)));
+      .send(
+        errorBody(
+          new ApiError('method_not_allowed', `${request.method} is not allowed on ${path}; use ${allowed.join(', ')}.`),
+        ),
+      );
   });
 }

@@ -28,7 +28,9 @@ export const refuseUnsafeText: ApolloServerPlugin = {
         const details = unsafeTextOf(document, request.variables ?? {});
         if (Object.keys(details).length === 0) return;
         const refusal = new BadRequestError(details);
-        throw new GraphQLError(refusal.message, { extensions: { ...refusal.extensions, http: { status: refusal.status } } });
+        throw new GraphQLError(refusal.message, {
+          extensions: { ...refusal.extensions, http: { status: refusal.status } },
+        });
       },
     };
   },

@@ -30,7 +30,9 @@ function walk(value: unknown, name: string, container: string, details: Record<s
     return;
   }
   if (typeof value !== 'object' || value === null || depth > MAX_DEPTH) return;
-  const entries = Array.isArray(value) ? value.map((item, index) => [String(index), item] as const) : Object.entries(value);
+  const entries = Array.isArray(value)
+    ? value.map((item, index) => [String(index), item] as const)
+    : Object.entries(value);
   for (const [key, item] of entries) {
     if (isUnsafeText(key)) details[name || container] = `has a name that ${UNSAFE_TEXT_PROBLEM}`;
     else walk(item, name ? `${name}.${key}` : key, container, details, depth + 1);

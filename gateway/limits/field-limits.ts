@@ -19,7 +19,11 @@ class CounterStoreAdapter {
   }
 
   async setForIdentity(identity: Identity, timestamps: readonly number[], windowMs = 60_000): Promise<void> {
-    await this.store.set(`rl:field:${identity.contextIdentity}:${identity.fieldIdentity}`, JSON.stringify(timestamps), windowMs);
+    await this.store.set(
+      `rl:field:${identity.contextIdentity}:${identity.fieldIdentity}`,
+      JSON.stringify(timestamps),
+      windowMs,
+    );
   }
 }
 
@@ -48,10 +52,16 @@ export function createFieldLimiter(store: CounterStore) {
     // The limiter reads only the field's name from `info`; the key includes the parent type to stay unique.
     const info = { fieldName: coordinate } as GraphQLResolveInfo;
     const args = { occurrences: { length: occurrences } };
-    return limiter({ parent: undefined, args, context: viewer, info }, { ...limit, arrayLengthField: 'occurrences', uncountRejected: true, readOnly });
+    return limiter(
+      { parent: undefined, args, context: viewer, info },
+      { ...limit, arrayLengthField: 'occurrences', uncountRejected: true, readOnly },
+    );
   };
 
-  return async function checkFieldLimits(viewer: Viewer, fields: ReadonlyMap<string, number>): Promise<FieldLimitRefusal | undefined> {
+  return async function checkFieldLimits(
+    viewer: Viewer,
+    fields: ReadonlyMap<string, number>,
+  ): Promise<FieldLimitRefusal | undefined> {
     const limited = [...fields].filter(([coordinate]) => FIELD_LIMITS[coordinate]);
     for (const readOnly of [true, false]) {
       for (const [coordinate, occurrences] of limited) {

@@ -14,7 +14,10 @@ import { measureOperation } from './query-cost.ts';
  * does not parse, or a body without a query, is left to Apollo Server, which answers it with its own 400.
  */
 export function graphqlHttpBounds(schema: GraphQLSchema) {
-  return async function boundGraphQLRequest(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
+  return async function boundGraphQLRequest(
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): Promise<FastifyReply | undefined> {
     const params = (request.method === 'GET' ? request.query : request.body) as unknown;
     try {
       if (Array.isArray(params)) {

@@ -49,7 +49,9 @@ export function createLimits(overrides: Partial<LimitOptions> = {}, clock: () =>
 export async function admit(limits: Limits, meter: UsageMeter, request: FastifyRequest, reply: FastifyReply) {
   const viewer = request.viewer!;
   // Fails open when Redis is away: the request goes through without rate-limit headers (fail-open.ts).
-  const state = await failOpen('rate_limit', undefined, () => takeRequest(limits.store, limits.options.scheme, viewer, limits.clock()));
+  const state = await failOpen('rate_limit', undefined, () =>
+    takeRequest(limits.store, limits.options.scheme, viewer, limits.clock()),
+  );
   if (state) reply.headers(rateLimitHeaders(state));
   if (state?.retryAfter !== undefined) throw new RateLimitedError(state);
   request.usage = await meter.record(viewer);

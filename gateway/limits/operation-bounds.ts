@@ -17,7 +17,10 @@ export function fragmentsOf(document: DocumentNode): Record<string, FragmentDefi
  * The operation a request runs: the one named by `operationName`, or the document's only one. Anything else is the
  * client's mistake (400), which graphql-js would otherwise leave to execution and the gateway to a 500.
  */
-export function resolveOperation(document: DocumentNode, operationName: string | null | undefined): OperationDefinitionNode {
+export function resolveOperation(
+  document: DocumentNode,
+  operationName: string | null | undefined,
+): OperationDefinitionNode {
   const operations = document.definitions.filter(
     (definition): definition is OperationDefinitionNode => definition.kind === Kind.OPERATION_DEFINITION,
   );
@@ -45,7 +48,10 @@ export function assertWithinBounds(shape: OperationShape): void {
   };
   const { maxDepth, maxIntrospectionDepth, maxRootFields, maxAliasesPerField, maxMutations, maxCost } = QUERY_LIMITS;
   if (shape.depth > maxDepth) {
-    refuse(`is nested ${shape.depth} levels deep; the maximum is ${maxDepth}`, `The query is too deep (${shape.depth} levels; at most ${maxDepth}).`);
+    refuse(
+      `is nested ${shape.depth} levels deep; the maximum is ${maxDepth}`,
+      `The query is too deep (${shape.depth} levels; at most ${maxDepth}).`,
+    );
   }
   if (shape.introspectionDepth > maxIntrospectionDepth) {
     refuse(

@@ -56,7 +56,14 @@ interface Measure {
   fields: Map<string, number>;
 }
 
-const emptyMeasure = (): Measure => ({ cost: 0, depth: 0, introspectionDepth: 0, count: 0, level: new Map(), fields: new Map() });
+const emptyMeasure = (): Measure => ({
+  cost: 0,
+  depth: 0,
+  introspectionDepth: 0,
+  count: 0,
+  level: new Map(),
+  fields: new Map(),
+});
 
 function addCounts(into: Map<string, number>, from: Map<string, number>, times = 1) {
   for (const [name, count] of from) into.set(name, (into.get(name) ?? 0) + count * times);
@@ -92,7 +99,11 @@ export function measureOperation(
     return measure;
   };
 
-  const measureSet = (selectionSet: SelectionSetNode, parent: GraphQLNamedType | undefined, pendingSize: number | undefined): Measure => {
+  const measureSet = (
+    selectionSet: SelectionSetNode,
+    parent: GraphQLNamedType | undefined,
+    pendingSize: number | undefined,
+  ): Measure => {
     const total = emptyMeasure();
     const add = (part: Measure) => {
       total.cost += part.cost;
@@ -118,7 +129,11 @@ export function measureOperation(
     return total;
   };
 
-  const measureField = (node: FieldNode, parent: GraphQLNamedType | undefined, pendingSize: number | undefined): Measure => {
+  const measureField = (
+    node: FieldNode,
+    parent: GraphQLNamedType | undefined,
+    pendingSize: number | undefined,
+  ): Measure => {
     const name = node.name.value;
     const measure = emptyMeasure();
     measure.count = 1;
@@ -127,7 +142,8 @@ export function measureOperation(
     // __typename is answered without resolving anything.
     if (name === '__typename') return measure;
     const definition = fieldDefinition(parent, name);
-    if (definition && parent && !name.startsWith('__') && !isIntrospectionType(parent)) measure.fields.set(`${parent.name}.${name}`, 1);
+    if (definition && parent && !name.startsWith('__') && !isIntrospectionType(parent))
+      measure.fields.set(`${parent.name}.${name}`, 1);
     measure.cost = 1;
     measure.depth = 1;
     if (!node.selectionSet) return measure;
@@ -162,13 +178,20 @@ export function measureOperation(
   };
 }
 
-function fieldDefinition(parent: GraphQLNamedType | undefined, name: string): GraphQLField<unknown, unknown> | undefined {
+function fieldDefinition(
+  parent: GraphQLNamedType | undefined,
+  name: string,
+): GraphQLField<unknown, unknown> | undefined {
   if (name === '__schema') return SchemaMetaFieldDef;
   if (name === '__type') return TypeMetaFieldDef;
   return isObjectType(parent) || isInterfaceType(parent) ? parent.getFields()[name] : undefined;
 }
 
-function pageSize(node: FieldNode, field: GraphQLField<unknown, unknown>, variables: Record<string, unknown>): number | undefined {
+function pageSize(
+  node: FieldNode,
+  field: GraphQLField<unknown, unknown>,
+  variables: Record<string, unknown>,
+): number | undefined {
   const sizeArguments = field.args.filter((argument) => SIZE_ARGUMENTS.includes(argument.name));
   if (sizeArguments.length === 0) return undefined;
   let values: Record<string, unknown> = {};

@@ -65,7 +65,10 @@ async function rollingDay(store: CounterStore, viewer: Viewer, now: number): Pro
   const limit = REQUESTS_PER_DAY[viewer.plan];
   if (limit === null) return undefined;
   if (limit === 0) {
-    throw new ForbiddenError('plan_required', `The ${viewer.plan} plan does not include API access. Upgrade to call the API.`);
+    throw new ForbiddenError(
+      'plan_required',
+      `The ${viewer.plan} plan does not include API access. Upgrade to call the API.`,
+    );
   }
   return takeSlidingWindow(store, `rl:A:${viewer.keyId ?? viewer.accountId}`, limit, DAY, now);
 }

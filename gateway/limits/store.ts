@@ -13,7 +13,12 @@ export interface CounterStore {
    * A sliding log of request times: forgets entries older than `windowMs`, records `now` if fewer than
    * `limit` remain, and returns the count (including `now` when recorded) and the oldest entry.
    */
-  slide(key: string, now: number, windowMs: number, limit: number): Promise<{ count: number; oldest: number; added: boolean }>;
+  slide(
+    key: string,
+    now: number,
+    windowMs: number,
+    limit: number,
+  ): Promise<{ count: number; oldest: number; added: boolean }>;
   get(key: string): Promise<string | undefined>;
   set(key: string, value: string, ttlMs: number): Promise<void>;
   /** Forgets a sliding log (a login that succeeded clears its own failures). */
@@ -106,7 +111,10 @@ return {count, tonumber(oldest), added}
 export class RedisCounterStore implements CounterStore {
   private readonly redis: Redis;
 
-  constructor(url: string, timeouts: RedisTimeouts = { connectMs: env.REDIS_CONNECT_TIMEOUT_MS, commandMs: env.REDIS_COMMAND_TIMEOUT_MS }) {
+  constructor(
+    url: string,
+    timeouts: RedisTimeouts = { connectMs: env.REDIS_CONNECT_TIMEOUT_MS, commandMs: env.REDIS_COMMAND_TIMEOUT_MS },
+  ) {
     // Every command fails after commandMs, queued or sent; while Redis is away the queue is also emptied at each
     // failed reconnection (maxRetriesPerRequest), and reconnection goes on forever at most 2 s apart.
     this.redis = new Redis(url, {
@@ -121,14 +129,18 @@ export class RedisCounterStore implements CounterStore {
 
   async increment(key: string, ttlMs: number) {
     // SET … NX starts the window once; INCR then counts in it (works on Redis before 7, which lacks PEXPIRE NX).
-    const results = await unavailableUnlessAnswered(this.redis.multi().set(key, '0', 'PX', ttlMs, 'NX').incr(key).exec());
+    const results = await unavailableUnlessAnswered(
+      this.redis.multi().set(key, '0', 'PX', ttlMs, 'NX').incr(key).exec(),
+    );
     const [error, count] = results?.[1] ?? [new StoreUnavailableError(), 0];
     if (error) throw error;
     return Number(count);
   }
 
   async slide(key: string, now: number, windowMs: number, limit: number) {
-    const [count, oldest, added] = (await unavailableUnlessAnswered(this.redis.eval(SLIDE_SCRIPT, 1, key, now, windowMs, limit))) as [number, number, number];
+    const [count, oldest, added] = (await unavailableUnlessAnswered(
+      this.redis.eval(SLIDE_SCRIPT, 1, key, now, windowMs, limit),
+    )) as [number, number, number];
     return { count, oldest, added: added === 1 };
   }
 

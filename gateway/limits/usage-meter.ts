@@ -77,7 +77,16 @@ export function createUsageMeter(control: Database, options: UsageMeterOptions):
     const id = dayKey(viewer.accountId, viewer.mode, day);
     let counter = days.get(id);
     if (!counter) {
-      counter = { accountId: viewer.accountId, mode: viewer.mode, day, stored: undefined, loading: undefined, pending: 0, inFlight: 0, touched: true };
+      counter = {
+        accountId: viewer.accountId,
+        mode: viewer.mode,
+        day,
+        stored: undefined,
+        loading: undefined,
+        pending: 0,
+        inFlight: 0,
+        touched: true,
+      };
       days.set(id, counter);
     }
     counter.touched = true;
@@ -143,7 +152,8 @@ export function createUsageMeter(control: Database, options: UsageMeterOptions):
     const stored = new Map(rows.map((row) => [dayKey(row.account_id, row.mode, row.day), Number(row.calls)]));
     for (const counter of batch) {
       // The returned count includes every process's flushed calls, this batch's among them.
-      counter.stored = stored.get(dayKey(counter.accountId, counter.mode, counter.day)) ?? counter.stored! + counter.inFlight;
+      counter.stored =
+        stored.get(dayKey(counter.accountId, counter.mode, counter.day)) ?? counter.stored! + counter.inFlight;
       counter.inFlight = 0;
     }
   }
@@ -161,7 +171,10 @@ export function createUsageMeter(control: Database, options: UsageMeterOptions):
   }
 
   /** Moves pending counts in flight; a failed write puts them back for the next flush. */
-  async function send<C extends { pending: number; inFlight: number }>(batch: C[], write: (batch: C[]) => Promise<void>) {
+  async function send<C extends { pending: number; inFlight: number }>(
+    batch: C[],
+    write: (batch: C[]) => Promise<void>,
+  ) {
     for (const counter of batch) {
       counter.inFlight = counter.pending;
       counter.pending = 0;
@@ -179,7 +192,10 @@ export function createUsageMeter(control: Database, options: UsageMeterOptions):
 
   async function flushOnce() {
     // Sorted, so concurrent flushes of several processes lock rows in one order.
-    const dayBatch = [...days.entries()].filter(([, c]) => c.pending > 0).sort(([a], [b]) => (a < b ? -1 : 1)).map(([, c]) => c);
+    const dayBatch = [...days.entries()]
+      .filter(([, c]) => c.pending > 0)
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([, c]) => c);
     const keyBatch = [...keys.values()].filter((k) => k.pending > 0).sort((a, b) => (a.keyId < b.keyId ? -1 : 1));
     const sentSince = oldestPendingSince;
     oldestPendingSince = undefined;
@@ -188,7 +204,8 @@ export function createUsageMeter(control: Database, options: UsageMeterOptions):
       oldestPendingSince = Math.min(sentSince, oldestPendingSince ?? sentSince);
     }
     for (const [id, counter] of days) {
-      if (!counter.touched && counter.pending === 0 && counter.inFlight === 0 && counter.stored !== undefined) days.delete(id);
+      if (!counter.touched && counter.pending === 0 && counter.inFlight === 0 && counter.stored !== undefined)
+        days.delete(id);
       else counter.touched = false;
     }
     for (const [id, key] of keys) if (key.pending === 0 && key.inFlight === 0) keys.delete(id);

@@ -55,7 +55,12 @@ function sandboxUsage(calls: number, credits: number): Usage {
  * One statement, so concurrent calls never both take the last credit. The usage meter (usage-meter.ts) sends
  * sandbox keys' calls here; live calls it counts in memory and writes in batches.
  */
-export async function recordCall(control: Database, viewer: Viewer, sandboxCredits: number, now = new Date()): Promise<Usage> {
+export async function recordCall(
+  control: Database,
+  viewer: Viewer,
+  sandboxCredits: number,
+  now = new Date(),
+): Promise<Usage> {
   const day = utcDay(now);
   if (!viewer.keyId) {
     const [row] = await control.sql.query<{ calls: number }>(
@@ -89,10 +94,18 @@ export async function recordCall(control: Database, viewer: Viewer, sandboxCredi
 }
 
 /** The caller's current usage without recording a call. */
-export async function readUsage(control: Database, viewer: Viewer, sandboxCredits: number, now = new Date()): Promise<Usage> {
+export async function readUsage(
+  control: Database,
+  viewer: Viewer,
+  sandboxCredits: number,
+  now = new Date(),
+): Promise<Usage> {
   const day = utcDay(now);
   if (viewer.mode === 'sandbox' && viewer.keyId) {
-    const [row] = await control.sql.query<{ calls_used: number }>('SELECT calls_used FROM api_keys WHERE id = $1::uuid', [viewer.keyId]);
+    const [row] = await control.sql.query<{ calls_used: number }>(
+      'SELECT calls_used FROM api_keys WHERE id = $1::uuid',
+      [viewer.keyId],
+    );
     return sandboxUsage(Number(row?.calls_used ?? 0), sandboxCredits);
   }
   const [row] = await control.sql.query<{ calls: number }>(

@@ -8,7 +8,9 @@ function typeProblem(value: unknown, type: JsonType): string | undefined {
   if (Array.isArray(type)) return type.includes(value as string) ? undefined : `must be one of ${type.join(', ')}`;
   if (type === 'string') return typeof value === 'string' ? undefined : 'must be a string';
   if (type === 'string[]') {
-    return Array.isArray(value) && value.every((item) => typeof item === 'string') ? undefined : 'must be an array of strings';
+    return Array.isArray(value) && value.every((item) => typeof item === 'string')
+      ? undefined
+      : 'must be an array of strings';
   }
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? undefined : 'must be a JSON object';
 }

@@ -26,7 +26,10 @@ export interface DirectResult {
 }
 
 /** Runs a REST route's operation; undefined means "not here, use the gateway" (which answers identically). */
-export type DirectRunner = (variables: Record<string, unknown>, context: RequestContext) => Promise<DirectResult | undefined>;
+export type DirectRunner = (
+  variables: Record<string, unknown>,
+  context: RequestContext,
+) => Promise<DirectResult | undefined>;
 
 /**
  * A REST query that one in-process subgraph answers whole runs on that subgraph's schema directly, without
@@ -52,14 +55,32 @@ export function directRunner(
     if (getVariableValues(subgraph.schema, operation.variableDefinitions ?? [], variables).errors) return undefined;
     const headers: [string, string][] = [];
     try {
-      await checkOperation(options.checkFieldLimits, { schema: options.apiSchema, document, operation, variables, viewer: context.viewer });
+      await checkOperation(options.checkFieldLimits, {
+        schema: options.apiSchema,
+        document,
+        operation,
+        variables,
+        viewer: context.viewer,
+      });
     } catch (error) {
       return { errors: [formatted(error, headers)], headers };
     }
     const response = await options.inFlight.fetch(
       subgraph.name,
-      { kind: 'incoming operation', request: { query: text, variables, operationName }, context, incomingRequestContext: {} as never } as never,
-      async () => (await execute({ schema: subgraph.schema, document, variableValues: variables, operationName, contextValue: context })) as SubgraphResponse,
+      {
+        kind: 'incoming operation',
+        request: { query: text, variables, operationName },
+        context,
+        incomingRequestContext: {} as never,
+      } as never,
+      async () =>
+        (await execute({
+          schema: subgraph.schema,
+          document,
+          variableValues: variables,
+          operationName,
+          contextValue: context,
+        })) as SubgraphResponse,
       document,
     );
     const errors = response.errors as readonly unknown[] | undefined;
@@ -74,8 +95,16 @@ export function directRunner(
 /** As Apollo Server formats an error (errorNormalize.ts): a code always, `extensions.http` moved to the response. */
 function formatted(error: unknown, headers: [string, string][]): GraphQLFormattedError {
   const graphqlError =
-    error instanceof GraphQLError ? error : new GraphQLError(error instanceof Error ? error.message : String(error), { originalError: error as Error });
-  const { http, ...extensions } = graphqlError.extensions as { http?: { headers?: Map<string, string> } } & Record<string, unknown>;
+    error instanceof GraphQLError
+      ? error
+      : new GraphQLError(error instanceof Error ? error.message : String(error), { originalError: error as Error });
+  const { http, ...extensions } = graphqlError.extensions as { http?: { headers?: Map<string, string> } } & Record<
+    string,
+    unknown
+  >;
   for (const header of http?.headers ?? []) headers.push(header);
-  return formatGraphQLError({ ...graphqlError.toJSON(), extensions: { ...extensions, code: extensions.code ?? 'INTERNAL_SERVER_ERROR' } }, graphqlError);
+  return formatGraphQLError(
+    { ...graphqlError.toJSON(), extensions: { ...extensions, code: extensions.code ?? 'INTERNAL_SERVER_ERROR' } },
+    graphqlError,
+  );
 }

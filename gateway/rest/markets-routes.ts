@@ -16,7 +16,8 @@ const TRADE_FIELDS = `id member_name: memberName bioguide_id: bioguideId party c
 
 const QUOTE_FIELDS = 'price changePct date previousClose previousDate';
 
-const PROFILE_FIELDS = 'companyName sector industry marketCap ceo description website employees headquarters cik updatedAt';
+const PROFILE_FIELDS =
+  'companyName sector industry marketCap ceo description website employees headquarters cik updatedAt';
 
 const YIELD_CURVE_FIELDS = `date y3m y2 y5 y10 y30 spread_2_10: spread2To10 inverted
   points { tenor_months: tenorMonths rate_pct: ratePct }`;
@@ -106,8 +107,15 @@ export const marketsRoutes: RestRoute[] = [
       }
     }`,
     query: {
-      chamber: 'chamber', party: 'party', ticker: 'ticker', trade_type: 'tradeType', member: 'member',
-      from: 'from', to: 'to', days: 'days', ...PAGING,
+      chamber: 'chamber',
+      party: 'party',
+      ticker: 'ticker',
+      trade_type: 'tradeType',
+      member: 'member',
+      from: 'from',
+      to: 'to',
+      days: 'days',
+      ...PAGING,
     },
     respond: (data) => tradeList(data.congressionalTrades as OffsetPage<unknown>),
   },
@@ -156,7 +164,10 @@ export const marketsRoutes: RestRoute[] = [
     query: { q: 'q', limit: 'limit' },
     respond: (data) => {
       const matches = data.members as { similarity: number; member: Record<string, unknown> }[];
-      return { members: matches.map((match) => ({ ...match.member, similarity: match.similarity })), count: matches.length };
+      return {
+        members: matches.map((match) => ({ ...match.member, similarity: match.similarity })),
+        count: matches.length,
+      };
     },
   },
   {

@@ -24,24 +24,27 @@ function variantFor(schema: GraphQLSchema, document: DocumentNode, plan: Plan): 
   const omitted: string[][] = [];
   const path: string[] = [];
   const typeInfo = new TypeInfo(schema);
-  let pruned = visit(document, visitWithTypeInfo(typeInfo, {
-    Field: {
-      enter(field) {
-        const parent = typeInfo.getParentType();
-        if (parent && !planReaches(plan, ruleFor(parent.name, field.name.value))) {
-          omitted.push([...path, keyOf(field)]);
-          return null;
-        }
-        path.push(keyOf(field));
-        return undefined;
+  let pruned = visit(
+    document,
+    visitWithTypeInfo(typeInfo, {
+      Field: {
+        enter(field) {
+          const parent = typeInfo.getParentType();
+          if (parent && !planReaches(plan, ruleFor(parent.name, field.name.value))) {
+            omitted.push([...path, keyOf(field)]);
+            return null;
+          }
+          path.push(keyOf(field));
+          return undefined;
+        },
+        leave() {
+          path.pop();
+        },
       },
-      leave() {
-        path.pop();
-      },
-    },
-  }));
+    }),
+  );
   // Objects whose every field was reserved: drop the field itself, until none is left empty.
-  for (let emptied = true; emptied; ) {
+  for (let emptied = true; emptied;) {
     emptied = false;
     pruned = visit(pruned, {
       Field: {

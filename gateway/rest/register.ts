@@ -41,7 +41,10 @@ export function registerRestRoutes(app: FastifyInstance, routes: readonly RestRo
     }
     // Errors name the parameters as the client sent them, not the GraphQL arguments behind them.
     const parameterOf = new Map(
-      [...Object.entries(route.query ?? {}), ...Object.entries(route.params ?? {})].map(([name, variable]) => [variable, name]),
+      [...Object.entries(route.query ?? {}), ...Object.entries(route.params ?? {})].map(([name, variable]) => [
+        variable,
+        name,
+      ]),
     );
 
     app.route({
@@ -58,7 +61,8 @@ export function registerRestRoutes(app: FastifyInstance, routes: readonly RestRo
         const variant = variants?.get(request.viewer?.plan ?? ANONYMOUS_PLAN);
         const { data, errors, headers } = variant
           ? await throughGateway(deps.graphql, variant.operation, variables, contextValue)
-          : ((await direct?.(variables, contextValue)) ?? (await throughGateway(deps.graphql, route.operation, variables, contextValue)));
+          : ((await direct?.(variables, contextValue)) ??
+            (await throughGateway(deps.graphql, route.operation, variables, contextValue)));
         // Headers set while the operation ran (a field's own rate limit sets Retry-After) belong to the reply.
         for (const [name, value] of headers) reply.header(name, value);
         if (errors?.length) return sendError(reply, errors[0] as GraphQLFormattedError, parameterOf);
@@ -72,7 +76,12 @@ export function registerRestRoutes(app: FastifyInstance, routes: readonly RestRo
   }
 }
 
-async function throughGateway(graphql: ApolloServer<RequestContext>, query: string, variables: Record<string, unknown>, contextValue: RequestContext) {
+async function throughGateway(
+  graphql: ApolloServer<RequestContext>,
+  query: string,
+  variables: Record<string, unknown>,
+  contextValue: RequestContext,
+) {
   // The text, not the parsed document: Apollo Server would print a document on every call to find it in
   // its cache of validated documents (seen in the bench's profiles); the text is hashed and found directly.
   const response = await graphql.executeOperation({ query, variables }, { contextValue });

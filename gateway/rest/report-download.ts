@@ -28,25 +28,36 @@ export interface ReportDownloadForward {
  * that service as /graphql's do, and its answer (the streamed file, or its error body) comes back unchanged.
  */
 export function forwardReportDownload(app: FastifyInstance, target: ReportDownloadForward): void {
-  app.get<{ Params: { id: string } }>(REPORT_DOWNLOAD_ROUTE, { preHandler: requireReportPlan }, async (request, reply) => {
-    const path = REPORT_DOWNLOAD_ROUTE.slice(1).replace(':id', encodeURIComponent(request.params.id));
-    const response = await fetchAnswer(new URL(path, target.subgraphUrl), subgraphRequestHeaders(target.secret, request.viewer), target.timeoutMs);
-    if (response.ok && response.body) {
-      for (const name of FILE_HEADERS) {
-        const value = response.headers.get(name);
-        if (value !== null) reply.header(name, value);
+  app.get<{ Params: { id: string } }>(
+    REPORT_DOWNLOAD_ROUTE,
+    { preHandler: requireReportPlan },
+    async (request, reply) => {
+      const path = REPORT_DOWNLOAD_ROUTE.slice(1).replace(':id', encodeURIComponent(request.params.id));
+      const response = await fetchAnswer(
+        new URL(path, target.subgraphUrl),
+        subgraphRequestHeaders(target.secret, request.viewer),
+        target.timeoutMs,
+      );
+      if (response.ok && response.body) {
+        for (const name of FILE_HEADERS) {
+          const value = response.headers.get(name);
+          if (value !== null) reply.header(name, value);
+        }
+        return reply.status(response.status).send(Readable.fromWeb(response.body as WebReadableStream<Uint8Array>));
       }
-      return reply.status(response.status).send(Readable.fromWeb(response.body as WebReadableStream<Uint8Array>));
-    }
-    const body: unknown = await response.json().catch(() => undefined);
-    // Only the API's own error bodies pass; anything else (the secret refused, a proxy's page) is the service failing.
-    const code = typeof body === 'object' && body !== null && 'error' in body ? body.error : undefined;
-    if (!isErrorCode(code) || STATUS_BY_CODE[code] !== response.status || code === 'unauthorized') {
-      logger.warn({ subgraph: 'verticals', status: response.status }, 'report download refused by the verticals service');
-      throw subgraphUnreachable('verticals');
-    }
-    return reply.status(response.status).send(body);
-  });
+      const body: unknown = await response.json().catch(() => undefined);
+      // Only the API's own error bodies pass; anything else (the secret refused, a proxy's page) is the service failing.
+      const code = typeof body === 'object' && body !== null && 'error' in body ? body.error : undefined;
+      if (!isErrorCode(code) || STATUS_BY_CODE[code] !== response.status || code === 'unauthorized') {
+        logger.warn(
+          { subgraph: 'verticals', status: response.status },
+          'report download refused by the verticals service',
+        );
+        throw subgraphUnreachable('verticals');
+      }
+      return reply.status(response.status).send(body);
+    },
+  );
 }
 
 /** The service's response once its headers arrive; the body then streams without this deadline. */

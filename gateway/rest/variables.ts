@@ -1,4 +1,13 @@
-import { GraphQLBoolean, GraphQLFloat, GraphQLID, GraphQLInt, GraphQLString, getNamedType, isEnumType, typeFromAST } from 'graphql';
+import {
+  GraphQLBoolean,
+  GraphQLFloat,
+  GraphQLID,
+  GraphQLInt,
+  GraphQLString,
+  getNamedType,
+  isEnumType,
+  typeFromAST,
+} from 'graphql';
 import type { GraphQLNamedType, GraphQLSchema, OperationDefinitionNode } from 'graphql';
 
 /**
@@ -21,7 +30,8 @@ export function coercerFor(type: GraphQLNamedType): Coerce {
   }
   if (type === GraphQLFloat) {
     // 400 digits parse to Infinity, which GraphQL's Float refuses with its own message and no details.
-    return (raw) => (NUMBER.test(raw) && Number.isFinite(Number(raw)) ? { value: Number(raw) } : { error: 'must be a number' });
+    return (raw) =>
+      NUMBER.test(raw) && Number.isFinite(Number(raw)) ? { value: Number(raw) } : { error: 'must be a number' };
   }
   if (type === GraphQLBoolean) {
     return (raw) =>
@@ -30,15 +40,17 @@ export function coercerFor(type: GraphQLNamedType): Coerce {
   if (type === GraphQLString || type === GraphQLID) return (raw) => ({ value: raw });
   if (isEnumType(type)) {
     const values = type.getValues().map((value) => value.name);
-    return (raw) =>
-      values.includes(raw) ? { value: raw } : { error: `must be one of ${values.join(', ')}` };
+    return (raw) => (values.includes(raw) ? { value: raw } : { error: `must be one of ${values.join(', ')}` });
   }
   // Custom scalars (Date, DateTime) parse and validate themselves in the subgraph.
   return (raw) => ({ value: raw });
 }
 
 /** The named type of each variable an operation declares. */
-export function variableTypes(schema: GraphQLSchema, operation: OperationDefinitionNode): Map<string, GraphQLNamedType> {
+export function variableTypes(
+  schema: GraphQLSchema,
+  operation: OperationDefinitionNode,
+): Map<string, GraphQLNamedType> {
   const types = new Map<string, GraphQLNamedType>();
   for (const definition of operation.variableDefinitions ?? []) {
     const type = typeFromAST(schema, definition.type as Parameters<typeof typeFromAST>[1]);

@@ -3,7 +3,14 @@ import type { Database } from '../../subgraphs/platform/database.ts';
 import { copyRows } from './copy.ts';
 import { createContext, isoDay, type SeedContext } from './context.ts';
 import { TOP_SIGNALS_SQL, briefingWindow, type DayTopSignal } from './generate/briefing.ts';
-import { vacuumAnalyze, createIndexes, dropIndexes, resetSequences, restoreDroppedIndexes, secondaryIndexes } from './indexes.ts';
+import {
+  vacuumAnalyze,
+  createIndexes,
+  dropIndexes,
+  resetSequences,
+  restoreDroppedIndexes,
+  secondaryIndexes,
+} from './indexes.ts';
 import { LOAD_CHAINS, SEED_TABLES, briefingLoad, planTables, type SeedTable, type TableLoad } from './plan.ts';
 import { MARKET_ROLLUPS, refreshMarketRollups } from '../../subgraphs/markets/rollups.ts';
 
@@ -130,14 +137,21 @@ export async function seedDatabase(db: Database, options: SeedOptions): Promise<
     // Even a failed load leaves the schema whole.
     if (dropped.length > 0) await createIndexes(db, dropped);
   }
-  await resetSequences(db, tables.filter((table) => table.serialId).map((table) => table.table));
+  await resetSequences(
+    db,
+    tables.filter((table) => table.serialId).map((table) => table.table),
+  );
   await refreshMarketRollups(db);
   await vacuumAnalyze(db, [...SEED_TABLES, ...MARKET_ROLLUPS]);
   // In SEED_TABLES order, whichever chain finished first.
   const counts = Object.fromEntries(SEED_TABLES.map((table) => [table, rows[table]])) as Record<SeedTable, number>;
   const totalRows = Object.values(counts).reduce((sum, count) => sum + count, 0);
   return {
-    seed: ctx.seed, scale: ctx.scale, anchor: isoDay(ctx.anchor), rows: counts, totalRows,
+    seed: ctx.seed,
+    scale: ctx.scale,
+    anchor: isoDay(ctx.anchor),
+    rows: counts,
+    totalRows,
     seconds: Math.round((performance.now() - started) / 100) / 10,
   };
 }

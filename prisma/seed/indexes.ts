@@ -74,7 +74,10 @@ export async function restoreDroppedIndexes(db: Database): Promise<number> {
   const [parking] = await db.sql.query<{ exists: boolean }>(`SELECT to_regclass($1) IS NOT NULL AS exists`, [PARKING]);
   if (!parking?.exists) return 0;
   const parked = await db.sql.query<{ name: string; definition: string }>(`SELECT name, definition FROM ${PARKING}`);
-  await createIndexes(db, parked.map((row) => ({ ...row, table: '' })));
+  await createIndexes(
+    db,
+    parked.map((row) => ({ ...row, table: '' })),
+  );
   return parked.length;
 }
 

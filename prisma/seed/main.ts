@@ -69,7 +69,9 @@ async function main() {
       seed: options.seed,
       onProgress: progressPrinter(),
       onTableFailed: (table, error) =>
-        process.stderr.write(`${table}: load failed (${error instanceof Error ? error.message : String(error)}); finishing the other tables and the indexes before exiting\n`),
+        process.stderr.write(
+          `${table}: load failed (${error instanceof Error ? error.message : String(error)}); finishing the other tables and the indexes before exiting\n`,
+        ),
     });
     process.stdout.write(`${JSON.stringify({ database: options.mode, engine: db.engine, ...summary })}\n`);
   } finally {

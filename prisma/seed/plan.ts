@@ -2,7 +2,14 @@ import { CHUNK_ROWS, csvChunks, type Row } from './copy.ts';
 import type { SeedContext } from './context.ts';
 import { BRIEFING_COLUMNS, BRIEFING_DAYS, briefingRows, type DayTopSignal } from './generate/briefing.ts';
 import { TRADE_COLUMNS, congressionalTradeRows, tradeCount } from './generate/congressional-trade.ts';
-import { DAILY_PRICE_COLUMNS, MARKET_TICKERS, PRICE_DAYS, PROFILE_COLUMNS, dailyPriceRows, profileRows } from './generate/market-data.ts';
+import {
+  DAILY_PRICE_COLUMNS,
+  MARKET_TICKERS,
+  PRICE_DAYS,
+  PROFILE_COLUMNS,
+  dailyPriceRows,
+  profileRows,
+} from './generate/market-data.ts';
 import { MEMBER_COLUMNS, buildMembers, memberRows } from './generate/member.ts';
 import { MACRO_COLUMNS, TENORS, YIELD_COLUMNS, macroRows, yieldCurveRows, yieldCurves } from './generate/rates.ts';
 import { SIGNAL_COLUMNS, signalCount, signalRows } from './generate/signal.ts';
@@ -30,13 +37,22 @@ export interface TableLoad {
  */
 function recordChains(types: readonly RecordType[]): string[][] {
   const after = (parent: RecordType): string[] =>
-    types.filter((type) => Object.values(type.references).includes(parent.name)).flatMap((child) => [child.table, ...after(child)]);
+    types
+      .filter((type) => Object.values(type.references).includes(parent.name))
+      .flatMap((child) => [child.table, ...after(child)]);
   return types.filter((type) => Object.keys(type.references).length === 0).map((root) => [root.table, ...after(root)]);
 }
 
 /** Market data: briefings are written from the loaded signals, so the whole chain loads in this order. */
 const MARKET_CHAIN = [
-  'members', 'company_profiles', 'daily_prices', 'signals', 'congressional_trades', 'yield_curve_points', 'macro_indicators', 'briefings',
+  'members',
+  'company_profiles',
+  'daily_prices',
+  'signals',
+  'congressional_trades',
+  'yield_curve_points',
+  'macro_indicators',
+  'briefings',
 ] as const;
 
 export const LOAD_CHAINS: readonly (readonly string[])[] = [...recordChains(RECORD_TYPES), MARKET_CHAIN];
@@ -47,7 +63,9 @@ export type SeedTable = string;
 
 /** Each record type's generator entry, prisma/seed/records/<kind>.ts (see record-seed.ts). */
 async function recordSeedOf(type: RecordType): Promise<RecordSeed> {
-  const module = (await import(new URL(`./records/${type.kind}.ts`, import.meta.url).href)) as { recordSeed?: RecordSeed };
+  const module = (await import(new URL(`./records/${type.kind}.ts`, import.meta.url).href)) as {
+    recordSeed?: RecordSeed;
+  };
   if (!module.recordSeed) throw new Error(`prisma/seed/records/${type.kind}.ts exports no recordSeed`);
   return module.recordSeed;
 }
@@ -55,8 +73,13 @@ async function recordSeedOf(type: RecordType): Promise<RecordSeed> {
 /** All tables but briefings, which are written from the loaded signals (`briefingLoad`). */
 export async function planTables(ctx: SeedContext): Promise<TableLoad[]> {
   const curveDays = yieldCurves(ctx).length;
-  const load = (table: SeedTable, columns: readonly string[], expectedRows: number, rows: () => Iterable<Row>, serialId = false): TableLoad =>
-    ({ table, columns, expectedRows, serialId, rows });
+  const load = (
+    table: SeedTable,
+    columns: readonly string[],
+    expectedRows: number,
+    rows: () => Iterable<Row>,
+    serialId = false,
+  ): TableLoad => ({ table, columns, expectedRows, serialId, rows });
   const records = await Promise.all(
     RECORD_TYPES.map(async (type) => {
       const seed = await recordSeedOf(type);
@@ -77,7 +100,10 @@ export async function planTables(ctx: SeedContext): Promise<TableLoad[]> {
 
 export function briefingLoad(ctx: SeedContext, topSignals: readonly DayTopSignal[]): TableLoad {
   return {
-    table: 'briefings', columns: BRIEFING_COLUMNS, expectedRows: BRIEFING_DAYS, serialId: false,
+    table: 'briefings',
+    columns: BRIEFING_COLUMNS,
+    expectedRows: BRIEFING_DAYS,
+    serialId: false,
     rows: () => briefingRows(ctx, topSignals),
   };
 }

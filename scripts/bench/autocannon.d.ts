@@ -12,7 +12,9 @@ declare module 'autocannon' {
     timeout?: number;
     pipelining?: number;
     /** Requests sent in turn on each connection; `setupRequest` may rewrite each one before it is sent. */
-    requests?: { setupRequest?: (request: { headers?: Record<string, string> }) => { headers?: Record<string, string> } }[];
+    requests?: {
+      setupRequest?: (request: { headers?: Record<string, string> }) => { headers?: Record<string, string> };
+    }[];
   }
 
   export interface Histogram {
@@ -35,7 +37,10 @@ declare module 'autocannon' {
   }
 
   export interface Instance extends EventEmitter, PromiseLike<Result> {
-    on(event: 'response', listener: (client: unknown, statusCode: number, bytes: number, responseTime: number) => void): this;
+    on(
+      event: 'response',
+      listener: (client: unknown, statusCode: number, bytes: number, responseTime: number) => void,
+    ): this;
     stop(): void;
   }
 

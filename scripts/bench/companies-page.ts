@@ -39,15 +39,25 @@ export async function companiesPageViaSql(db: Database, query: CompanyPageQuery)
       `SELECT * FROM companies ${where} ORDER BY ai_score DESC, id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
       [...params, query.perPage, (query.page - 1) * query.perPage],
     ),
-    db.sql.query<{ total: number }>(`SELECT count(*)::int AS total FROM (SELECT 1 FROM companies ${where} LIMIT 10001) AS capped`, params),
+    db.sql.query<{ total: number }>(
+      `SELECT count(*)::int AS total FROM (SELECT 1 FROM companies ${where} LIMIT 10001) AS capped`,
+      params,
+    ),
   ]);
   if (count!.total <= 10_000) return { data: rows, total: count!.total };
-  const [plan] = await db.sql.query<{ 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] }>(`EXPLAIN (FORMAT JSON) SELECT 1 FROM companies ${where}`, params);
+  const [plan] = await db.sql.query<{ 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] }>(
+    `EXPLAIN (FORMAT JSON) SELECT 1 FROM companies ${where}`,
+    params,
+  );
   return { data: rows, total: Math.max(10_001, plan!['QUERY PLAN'][0].Plan['Plan Rows']) };
 }
 
 export async function companiesPageViaPrisma(db: Database, query: CompanyPageQuery) {
-  const where: Prisma.CompanyWhereInput = { industry: query.industry, state: query.state, aiScore: { gte: query.minScore } };
+  const where: Prisma.CompanyWhereInput = {
+    industry: query.industry,
+    state: query.state,
+    aiScore: { gte: query.minScore },
+  };
   const [rows, total] = await Promise.all([
     db.prisma.company.findMany({
       where,

@@ -29,9 +29,10 @@ export async function ensureDataset(serverUrl: string, scale: number): Promise<s
 
   const client = new pg.Client({ connectionString: url });
   await client.connect();
-  const seeded = await client
-    .query<{ companies: number }>('SELECT count(*)::int AS companies FROM companies')
-    .then((result) => result.rows[0]?.companies ?? 0, () => 0);
+  const seeded = await client.query<{ companies: number }>('SELECT count(*)::int AS companies FROM companies').then(
+    (result) => result.rows[0]?.companies ?? 0,
+    () => 0,
+  );
   await client.end();
   if (seeded === scale) return url;
 

@@ -25,7 +25,8 @@ const { values } = parseArgs({
 });
 const name = values.subgraph as SubgraphName;
 const schema = SUBGRAPHS[name];
-if (!schema || !values.port || !values.url) throw new Error('usage: layer-server --subgraph <name> --port <n> --url <postgresql://…>');
+if (!schema || !values.port || !values.url)
+  throw new Error('usage: layer-server --subgraph <name> --port <n> --url <postgresql://…>');
 
 const db = await openDatabase({ mode: 'live', url: values.url });
 // The bench key's viewer: the subgraph trusts it as it trusts the gateway's header.
@@ -47,7 +48,9 @@ function documentOf(query: string): DocumentNode {
   return document;
 }
 
-async function readJson(request: IncomingMessage): Promise<{ query: string; variables?: Record<string, unknown>; operationName?: string }> {
+async function readJson(
+  request: IncomingMessage,
+): Promise<{ query: string; variables?: Record<string, unknown>; operationName?: string }> {
   const chunks: Buffer[] = [];
   for await (const chunk of request) chunks.push(chunk as Buffer);
   return JSON.parse(Buffer.concat(chunks).toString('utf8'));
@@ -76,8 +79,10 @@ async function handle(request: IncomingMessage, response: ServerResponse) {
     });
     return send(response, 200, result);
   }
-  if (url.pathname === '/sql/companies') return send(response, 200, await companiesPageViaSql(db, companyPageQuery(url.searchParams)));
-  if (url.pathname === '/prisma/companies') return send(response, 200, await companiesPageViaPrisma(db, companyPageQuery(url.searchParams)));
+  if (url.pathname === '/sql/companies')
+    return send(response, 200, await companiesPageViaSql(db, companyPageQuery(url.searchParams)));
+  if (url.pathname === '/prisma/companies')
+    return send(response, 200, await companiesPageViaPrisma(db, companyPageQuery(url.searchParams)));
   return send(response, 404, errorBody(new ApiError('not_found', `No route ${request.method} ${url.pathname}.`)));
 }
 
@@ -91,4 +96,5 @@ createServer((request, response) => {
 }).listen(Number(values.port), '127.0.0.1');
 
 // A clean exit, so `--cpu-prof` writes its profile when the bench stops this process.
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void db.close().finally(() => process.exit(0)));
+for (const signal of ['SIGINT', 'SIGTERM'] as const)
+  process.once(signal, () => void db.close().finally(() => process.exit(0)));

@@ -33,7 +33,10 @@ const { values } = parseCommandLine(USAGE, {
     duration: { type: 'string', default: '10' },
     warmup: { type: 'string', default: '3' },
     connections: { type: 'string', default: '10' },
-    server: { type: 'string', default: process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:55432/postgres' },
+    server: {
+      type: 'string',
+      default: process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:55432/postgres',
+    },
     only: { type: 'string', default: 'rest,layers,federated' },
     profile: { type: 'boolean', default: false },
     'report-only': { type: 'boolean', default: false },
@@ -42,7 +45,11 @@ const { values } = parseCommandLine(USAGE, {
   },
 });
 const scales = values.scales.split(',').map(Number);
-const settings: LoadSettings = { duration: Number(values.duration), warmup: Number(values.warmup), connections: Number(values.connections) };
+const settings: LoadSettings = {
+  duration: Number(values.duration),
+  warmup: Number(values.warmup),
+  connections: Number(values.connections),
+};
 const parts = new Set(values.only.split(','));
 const RESULTS = join(ROOT, 'docs/performance.json');
 const SECRET = 'bench-gateway-secret-0123456789';
@@ -62,19 +69,31 @@ function gatewayEnv(url: string, port: number, subgraphs?: Record<string, string
     DATA_DIR: join(WORK_DIR, 'data'),
     // Scheme A leaves the institutional plan unlimited: the bench key is not throttled (docs/performance.md).
     RATE_LIMIT_SCHEME: 'A',
-    ...(subgraphs ? { VERTICALS_URL: subgraphs.verticals!, MARKETS_URL: subgraphs.markets!, GATEWAY_SECRET: SECRET } : {}),
+    ...(subgraphs
+      ? { VERTICALS_URL: subgraphs.verticals!, MARKETS_URL: subgraphs.markets!, GATEWAY_SECRET: SECRET }
+      : {}),
   };
 }
 
 async function startGateway(name: string, url: string, subgraphs?: Record<string, string>): Promise<ServerProcess> {
   const port = await freePort();
   mkdirSync(join(WORK_DIR, 'data'), { recursive: true }); // the gateway writes its demo key there
-  return startServer({ name, ...tsNode('gateway/main.ts', [], profileFlags(name)), env: gatewayEnv(url, port, subgraphs), port, readyPath: '/healthz' });
+  return startServer({
+    name,
+    ...tsNode('gateway/main.ts', [], profileFlags(name)),
+    env: gatewayEnv(url, port, subgraphs),
+    port,
+    readyPath: '/healthz',
+  });
 }
 
 async function startLayerServer(subgraph: string, url: string): Promise<ServerProcess> {
   const port = await freePort();
-  const entry = tsNode('scripts/bench/layer-server.ts', ['--subgraph', subgraph, '--port', String(port), '--url', url], profileFlags(`subgraph-${subgraph}`));
+  const entry = tsNode(
+    'scripts/bench/layer-server.ts',
+    ['--subgraph', subgraph, '--port', String(port), '--url', url],
+    profileFlags(`subgraph-${subgraph}`),
+  );
   return startServer({ name: `subgraph-${subgraph}`, ...entry, port, readyPath: '/health' });
 }
 
@@ -82,7 +101,8 @@ async function startLayerServer(subgraph: string, url: string): Promise<ServerPr
 async function startHiveGateway(subgraphs: Record<string, string>): Promise<ServerProcess> {
   const port = await freePort();
   let supergraph = readFileSync(join(ROOT, 'schema/supergraph.graphql'), 'utf8');
-  for (const [name, url] of Object.entries(subgraphs)) supergraph = supergraph.replaceAll(`http://${name}.subgraph.invalid/graphql`, url);
+  for (const [name, url] of Object.entries(subgraphs))
+    supergraph = supergraph.replaceAll(`http://${name}.subgraph.invalid/graphql`, url);
   mkdirSync(WORK_DIR, { recursive: true });
   const file = join(WORK_DIR, 'supergraph.graphql');
   writeFileSync(file, supergraph);
@@ -90,7 +110,18 @@ async function startHiveGateway(subgraphs: Record<string, string>): Promise<Serv
   return startServer({
     name: 'hive-gateway',
     command: process.execPath,
-    args: [...profileFlags('hive-gateway'), bin, 'supergraph', file, '--port', String(port), '--host', '127.0.0.1', '--fork', '1'],
+    args: [
+      ...profileFlags('hive-gateway'),
+      bin,
+      'supergraph',
+      file,
+      '--port',
+      String(port),
+      '--host',
+      '127.0.0.1',
+      '--fork',
+      '1',
+    ],
     env: { NODE_ENV: 'production', LOG_LEVEL: 'warn' },
     port,
     readyPath: '/healthcheck',
@@ -113,13 +144,17 @@ const LIMITED_FIELD_ACCOUNTS = 1500;
 
 /** Whether a REST route's operation selects a root field limited per account (FIELD_LIMITS). */
 function limitedPerAccount(path: string): boolean {
-  const route = [...verticalsRoutes, ...marketsRoutes].find((candidate) => candidate.method === 'GET' && candidate.path === path);
+  const route = [...verticalsRoutes, ...marketsRoutes].find(
+    (candidate) => candidate.method === 'GET' && candidate.path === path,
+  );
   if (!route) return false;
   return parse(route.operation).definitions.some(
     (definition) =>
       definition.kind === 'OperationDefinition' &&
       definition.selectionSet.selections.some(
-        (selection) => selection.kind === 'Field' && `${definition.operation === 'query' ? 'Query' : 'Mutation'}.${selection.name.value}` in FIELD_LIMITS,
+        (selection) =>
+          selection.kind === 'Field' &&
+          `${definition.operation === 'query' ? 'Query' : 'Mutation'}.${selection.name.value}` in FIELD_LIMITS,
       ),
   );
 }
@@ -150,22 +185,78 @@ async function benchScale(scale: number): Promise<ScaleResult> {
   const subgraphs = { verticals: `${verticals.url}/graphql`, markets: `${markets.url}/graphql` };
   try {
     if (parts.has('layers')) {
-      layers.push(await measure('raw SQL (pg)', 'page + count', { url: `${verticals.url}/sql/companies?${LAYER_PAGE}` }, settings));
-      layers.push(await measure('Prisma', 'findMany + count', { url: `${verticals.url}/prisma/companies?${LAYER_PAGE}` }, settings));
-      layers.push(await measure('subgraph alone (graphql-js)', 'REST operation', graphqlPost(verticals.url, companiesOperation, LAYER_VARIABLES), settings));
+      layers.push(
+        await measure(
+          'raw SQL (pg)',
+          'page + count',
+          { url: `${verticals.url}/sql/companies?${LAYER_PAGE}` },
+          settings,
+        ),
+      );
+      layers.push(
+        await measure(
+          'Prisma',
+          'findMany + count',
+          { url: `${verticals.url}/prisma/companies?${LAYER_PAGE}` },
+          settings,
+        ),
+      );
+      layers.push(
+        await measure(
+          'subgraph alone (graphql-js)',
+          'REST operation',
+          graphqlPost(verticals.url, companiesOperation, LAYER_VARIABLES),
+          settings,
+        ),
+      );
     }
     const gateway = await startGateway('gateway', url);
     try {
       if (parts.has('layers')) {
-        layers.push(await measure('gateway, GraphQL', 'REST operation', graphqlPost(gateway.url, companiesOperation, LAYER_VARIABLES, key), settings));
-        layers.push(await measure('REST shim', 'GET', { url: `${gateway.url}/api/v1/b2b/companies?${LAYER_PAGE}`, headers: auth }, settings));
+        layers.push(
+          await measure(
+            'gateway, GraphQL',
+            'REST operation',
+            graphqlPost(gateway.url, companiesOperation, LAYER_VARIABLES, key),
+            settings,
+          ),
+        );
+        layers.push(
+          await measure(
+            'REST shim',
+            'GET',
+            { url: `${gateway.url}/api/v1/b2b/companies?${LAYER_PAGE}`, headers: auth },
+            settings,
+          ),
+        );
         // The lines above come from one account, so the gateway shares identical requests in flight (raw SQL
         // does not). From a different account each request, nothing is shared: the per-request cost.
-        layers.push(await measure('gateway, GraphQL, an account per request', 'REST operation', { ...graphqlPost(gateway.url, companiesOperation, LAYER_VARIABLES, key), authorizations }, settings));
-        layers.push(await measure('REST shim, an account per request', 'GET', { url: `${gateway.url}/api/v1/b2b/companies?${LAYER_PAGE}`, headers: auth, authorizations }, settings));
+        layers.push(
+          await measure(
+            'gateway, GraphQL, an account per request',
+            'REST operation',
+            { ...graphqlPost(gateway.url, companiesOperation, LAYER_VARIABLES, key), authorizations },
+            settings,
+          ),
+        );
+        layers.push(
+          await measure(
+            'REST shim, an account per request',
+            'GET',
+            { url: `${gateway.url}/api/v1/b2b/companies?${LAYER_PAGE}`, headers: auth, authorizations },
+            settings,
+          ),
+        );
       }
       if (parts.has('federated')) {
-        federated.push(await measure('our gateway, in-process subgraphs', 'federated query', graphqlPost(gateway.url, FEDERATED_QUERY, {}, key), settings));
+        federated.push(
+          await measure(
+            'our gateway, in-process subgraphs',
+            'federated query',
+            graphqlPost(gateway.url, FEDERATED_QUERY, {}, key),
+            settings,
+          ),
+        );
       }
       if (parts.has('rest')) {
         for (const scenario of REST_SCENARIOS) {
@@ -174,7 +265,14 @@ async function benchScale(scale: number): Promise<ScaleResult> {
             headers: auth,
             ...(limitedPerAccount(scenario.path) ? { authorizations } : {}),
           };
-          rest.push(await measure(scenario.path, `${scenario.kind}${scenario.query ? `: ${scenario.query}` : ''}`, target, settings));
+          rest.push(
+            await measure(
+              scenario.path,
+              `${scenario.kind}${scenario.query ? `: ${scenario.query}` : ''}`,
+              target,
+              settings,
+            ),
+          );
         }
       }
     } finally {
@@ -183,13 +281,31 @@ async function benchScale(scale: number): Promise<ScaleResult> {
     if (parts.has('federated')) {
       const remote = await startGateway('gateway-url-mode', url, subgraphs);
       try {
-        federated.push(await countingFetches([verticals, markets], () => measure('our gateway, subgraphs over HTTP', 'federated query', graphqlPost(remote.url, FEDERATED_QUERY, {}, key), settings)));
+        federated.push(
+          await countingFetches([verticals, markets], () =>
+            measure(
+              'our gateway, subgraphs over HTTP',
+              'federated query',
+              graphqlPost(remote.url, FEDERATED_QUERY, {}, key),
+              settings,
+            ),
+          ),
+        );
       } finally {
         await remote.stop();
       }
       const hive = await startHiveGateway(subgraphs);
       try {
-        federated.push(await countingFetches([verticals, markets], () => measure('Hive Gateway, subgraphs over HTTP', 'federated query', graphqlPost(hive.url, FEDERATED_QUERY, {}), settings)));
+        federated.push(
+          await countingFetches([verticals, markets], () =>
+            measure(
+              'Hive Gateway, subgraphs over HTTP',
+              'federated query',
+              graphqlPost(hive.url, FEDERATED_QUERY, {}),
+              settings,
+            ),
+          ),
+        );
       } finally {
         await hive.stop();
       }
@@ -217,14 +333,18 @@ async function benchScale(scale: number): Promise<ScaleResult> {
 /** Subgraph requests the layer servers receive while `run` measures: federated fetches per gateway request. */
 async function countingFetches(servers: ServerProcess[], run: () => Promise<Measurement>): Promise<Measurement> {
   const served = async () => {
-    const counts = await Promise.all(servers.map((server) => fetch(`${server.url}/stats`).then((r) => r.json() as Promise<{ graphqlRequests: number }>)));
+    const counts = await Promise.all(
+      servers.map((server) =>
+        fetch(`${server.url}/stats`).then((r) => r.json() as Promise<{ graphqlRequests: number }>),
+      ),
+    );
     return counts.reduce((sum, count) => sum + count.graphqlRequests, 0);
   };
   const before = await served();
   const line = await run();
   const sent = (line.result?.requests ?? 0) + (line.result?.warmupRequests ?? 0);
   // The sanity request before the load is one more gateway request.
-  if (sent > 0) line.subgraphFetchesPerRequest = round((await served() - before) / (sent + 1));
+  if (sent > 0) line.subgraphFetchesPerRequest = round(((await served()) - before) / (sent + 1));
   process.stderr.write(`  ${''.padEnd(34)} subgraph fetches per request: ${line.subgraphFetchesPerRequest ?? '—'}\n`);
   return line;
 }
@@ -234,12 +354,18 @@ function round(value: number) {
 }
 
 if (values['report-only']) {
-  writeFileSync(join(ROOT, 'docs/performance.md'), renderReport(JSON.parse(readFileSync(RESULTS, 'utf8')) as BenchResults));
+  writeFileSync(
+    join(ROOT, 'docs/performance.md'),
+    renderReport(JSON.parse(readFileSync(RESULTS, 'utf8')) as BenchResults),
+  );
   process.exit(0);
 }
 
 const uncovered = uncoveredRoutes();
-if (uncovered.length > 0) process.stderr.write(`list routes without a scenario (add them to scripts/bench/scenarios.ts): ${uncovered.join(', ')}\n`);
+if (uncovered.length > 0)
+  process.stderr.write(
+    `list routes without a scenario (add them to scripts/bench/scenarios.ts): ${uncovered.join(', ')}\n`,
+  );
 
 const results: BenchResults = existsSync(RESULTS) ? JSON.parse(readFileSync(RESULTS, 'utf8')) : { scales: {} };
 for (const scale of scales) {

@@ -42,7 +42,12 @@ function totalOf(body: unknown): number | undefined {
  * One request first: a scenario that errors (a 4xx, GraphQL `errors` in a 200) is reported as an error rather
  * than measured, since autocannon would count fast errors as fast answers.
  */
-export async function measure(name: string, detail: string, target: Target, settings: LoadSettings): Promise<Measurement> {
+export async function measure(
+  name: string,
+  detail: string,
+  target: Target,
+  settings: LoadSettings,
+): Promise<Measurement> {
   let response: Response;
   let text: string;
   try {
@@ -66,7 +71,8 @@ export async function measure(name: string, detail: string, target: Target, sett
   }
   const result = await runLoad({ ...target, ...settings });
   const line: Measurement = { name, detail, total: totalOf(body), result };
-  if (result.failures > 0) line.error = `${result.failures} of ${result.requests} responses failed under load (non-2xx, e.g. 429, or errors)`;
+  if (result.failures > 0)
+    line.error = `${result.failures} of ${result.requests} responses failed under load (non-2xx, e.g. 429, or errors)`;
   if (result.requests === 0) line.error = `no response completed in ${settings.duration} s`;
   process.stderr.write(
     `  ${name.padEnd(34)} ${detail.padEnd(24)} ${String(result.rps).padStart(8)} req/s  p50 ${result.p50} ms  p95 ${result.p95} ms  p99 ${result.p99} ms${line.error ? `  (${line.error})` : ''}\n`,

@@ -20,7 +20,9 @@ export function freePort(): Promise<number> {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }
@@ -51,13 +53,21 @@ export async function startServer(options: StartOptions): Promise<ServerProcess>
   child.stderr?.pipe(log);
   const url = `http://127.0.0.1:${options.port}`;
   const exited = new Promise<never>((_, reject) =>
-    child.once('exit', (code) => reject(new Error(`${options.name} exited with ${code}; see .bench/${options.name}.log`))),
+    child.once('exit', (code) =>
+      reject(new Error(`${options.name} exited with ${code}; see .bench/${options.name}.log`)),
+    ),
   );
   exited.catch(() => undefined);
   const deadline = Date.now() + 180_000;
   for (;;) {
     if (Date.now() > deadline) throw new Error(`${options.name} did not answer within 180 s`);
-    const ready = await Promise.race([fetch(`${url}${options.readyPath}`).then((r) => r.ok, () => false), exited]);
+    const ready = await Promise.race([
+      fetch(`${url}${options.readyPath}`).then(
+        (r) => r.ok,
+        () => false,
+      ),
+      exited,
+    ]);
     if (ready) break;
     await new Promise((resolve) => setTimeout(resolve, 300));
   }

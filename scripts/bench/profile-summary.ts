@@ -31,7 +31,11 @@ function packageOf(url: string): string {
   const match = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
   if (match) return match[1]!;
   if (url.startsWith('node:')) return 'node core';
-  return url.replace(/^file:\/\/.*?\/work\/main\//, '').split('/').slice(0, 2).join('/');
+  return url
+    .replace(/^file:\/\/.*?\/work\/main\//, '')
+    .split('/')
+    .slice(0, 2)
+    .join('/');
 }
 
 const functions = new Map<string, number>();
@@ -57,7 +61,8 @@ const frameName = (node: ProfileNode) =>
 const inclusive = new Map<string, number>();
 for (const [id, time] of selfTime) {
   const names = new Set<string>();
-  for (let node: number | undefined = id; node !== undefined; node = parentOf.get(node)) names.add(frameName(byId.get(node)!));
+  for (let node: number | undefined = id; node !== undefined; node = parentOf.get(node))
+    names.add(frameName(byId.get(node)!));
   for (const name of names) inclusive.set(name, (inclusive.get(name) ?? 0) + time);
 }
 print('self time by package', packages);

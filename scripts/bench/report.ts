@@ -41,7 +41,8 @@ function scaleSection(result: ScaleResult): string {
     `Measured ${result.measuredAt.slice(0, 16).replace('T', ' ')} UTC on ${c.cpus}, Node ${c.node}; 1-minute load average ${c.loadBefore} before and ${c.loadAfter} after; ` +
       `${c.connections} connections, ${c.warmup} s warm-up, ${c.duration} s measured per line. Latencies in ms.`,
     '',
-    '**The same companies page through every layer** (documented example `' + 'industry=software&state=CA&min_score=80`, 25 records and the total):',
+    '**The same companies page through every layer** (documented example `' +
+      'industry=software&state=CA&min_score=80`, 25 records and the total):',
     '',
     '| layer | req/s | p50 | p95 | p99 | p50 ÷ raw SQL | req/s ÷ raw SQL | note |',
     '|---|---:|---:|---:|---:|---:|---:|---|',
@@ -49,21 +50,33 @@ function scaleSection(result: ScaleResult): string {
   const sql = result.layers.find((line) => line.name.startsWith('raw SQL'))?.result;
   for (const line of result.layers) {
     const [rps, p50, p95, p99, note] = cells(line);
-    lines.push(`| ${line.name} | ${rps} | ${p50} | ${p95} | ${p99} | ${ratio(line.result?.p50, sql?.p50)} | ${ratio(line.result?.rps, sql?.rps)} | ${note} |`);
+    lines.push(
+      `| ${line.name} | ${rps} | ${p50} | ${p95} | ${p99} | ${ratio(line.result?.p50, sql?.p50)} | ${ratio(line.result?.rps, sql?.rps)} | ${note} |`,
+    );
   }
   lines.push('', '**The federated query** (companies with contacts from verticals and signals from markets):', '');
-  lines.push('| gateway | req/s | p50 | p95 | p99 | req/s ÷ Hive Gateway | subgraph fetches per request | note |', '|---|---:|---:|---:|---:|---:|---:|---|');
+  lines.push(
+    '| gateway | req/s | p50 | p95 | p99 | req/s ÷ Hive Gateway | subgraph fetches per request | note |',
+    '|---|---:|---:|---:|---:|---:|---:|---|',
+  );
   const hive = result.federated.find((line) => line.name.startsWith('Hive'))?.result;
   for (const line of result.federated) {
     const [rps, p50, p95, p99, note] = cells(line);
-    lines.push(`| ${line.name} | ${rps} | ${p50} | ${p95} | ${p99} | ${ratio(line.result?.rps, hive?.rps)} | ${line.subgraphFetchesPerRequest ?? ''} | ${note} |`);
+    lines.push(
+      `| ${line.name} | ${rps} | ${p50} | ${p95} | ${p99} | ${ratio(line.result?.rps, hive?.rps)} | ${line.subgraphFetchesPerRequest ?? ''} | ${note} |`,
+    );
   }
   lines.push('', '**Every list route** (through the gateway, with the bench key):', '');
-  lines.push(`| route | scenario | total | req/s | p50 | p95 | p99 | p95 < ${P95_TARGET_MS} ms | note |`, '|---|---|---:|---:|---:|---:|---:|---|---|');
+  lines.push(
+    `| route | scenario | total | req/s | p50 | p95 | p99 | p95 < ${P95_TARGET_MS} ms | note |`,
+    '|---|---|---:|---:|---:|---:|---:|---|---|',
+  );
   for (const line of result.rest) {
     const [rps, p50, p95, p99, note] = cells(line);
     const met = line.result && !line.error ? (line.result.p95 < P95_TARGET_MS ? 'yes' : '**no**') : '—';
-    lines.push(`| ${line.name} | ${line.detail} | ${number(line.total)} | ${rps} | ${p50} | ${p95} | ${p99} | ${met} | ${note} |`);
+    lines.push(
+      `| ${line.name} | ${line.detail} | ${number(line.total)} | ${rps} | ${p50} | ${p95} | ${p99} | ${met} | ${note} |`,
+    );
   }
   return lines.join('\n');
 }
@@ -78,10 +91,14 @@ function scalingCurve(results: ScaleResult[]): string {
     `|---|---|${header.map(() => '---:').join('|')}|`,
   ];
   const keys = new Map<string, [string, string]>();
-  for (const result of results) for (const line of [...result.layers, ...result.federated, ...result.rest]) keys.set(`${line.name}\u0000${line.detail}`, [line.name, line.detail]);
+  for (const result of results)
+    for (const line of [...result.layers, ...result.federated, ...result.rest])
+      keys.set(`${line.name}\u0000${line.detail}`, [line.name, line.detail]);
   for (const [key, [name, detail]] of keys) {
     const values = results.map((result) => {
-      const line = [...result.layers, ...result.federated, ...result.rest].find((candidate) => `${candidate.name}\u0000${candidate.detail}` === key);
+      const line = [...result.layers, ...result.federated, ...result.rest].find(
+        (candidate) => `${candidate.name}\u0000${candidate.detail}` === key,
+      );
       return line?.result && !line.error ? `${line.result.p95} (${number(Math.round(line.result.rps))})` : '—';
     });
     lines.push(`| ${name} | ${detail} | ${values.join(' | ')} |`);
@@ -91,7 +108,14 @@ function scalingCurve(results: ScaleResult[]): string {
 
 export function renderGenerated(results: BenchResults): string {
   const ordered = Object.values(results.scales).sort((a, b) => a.scale - b.scale);
-  return [START, '', scalingCurve(ordered), '', ...ordered.map(scaleSection).flatMap((section) => [section, '']), END].join('\n');
+  return [
+    START,
+    '',
+    scalingCurve(ordered),
+    '',
+    ...ordered.map(scaleSection).flatMap((section) => [section, '']),
+    END,
+  ].join('\n');
 }
 
 /** docs/performance.md with the generated tables replaced between the markers; the prose around them stays. */

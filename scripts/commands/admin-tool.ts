@@ -35,9 +35,13 @@ function createAccountCommand(values: Record<string, string | undefined>): Work 
   if (password.length < 8) throw new UsageError('--password must be at least 8 characters');
   const plan = oneOf<Plan>('plan', values.plan, PLANS);
   return async (control) => {
-    if (await control.prisma.account.findUnique({ where: { email } })) throw new UsageError(`an account ${email} exists already`);
+    if (await control.prisma.account.findUnique({ where: { email } }))
+      throw new UsageError(`an account ${email} exists already`);
     const account = await createAccount(control, plan, email);
-    await control.prisma.account.update({ where: { id: account.id }, data: { passwordHash: await hashPassword(password) } });
+    await control.prisma.account.update({
+      where: { id: account.id },
+      data: { passwordHash: await hashPassword(password) },
+    });
     return { account_id: account.id, email, plan };
   };
 }
@@ -69,12 +73,17 @@ function prepare(argv: string[], output: CommandOutput): PreparedCommand | numbe
     args: argv,
     allowPositionals: true,
     options: {
-      email: { type: 'string' }, password: { type: 'string' }, plan: { type: 'string' },
-      mode: { type: 'string' }, name: { type: 'string' }, json: { type: 'boolean' },
+      email: { type: 'string' },
+      password: { type: 'string' },
+      plan: { type: 'string' },
+      mode: { type: 'string' },
+      name: { type: 'string' },
+      json: { type: 'boolean' },
     },
   });
   const command = COMMANDS[positionals[0] as keyof typeof COMMANDS];
-  if (!command || positionals.length !== 1) throw new UsageError(positionals[0] ? `unknown command ${positionals[0]}` : 'a command is required');
+  if (!command || positionals.length !== 1)
+    throw new UsageError(positionals[0] ? `unknown command ${positionals[0]}` : 'a command is required');
   const work = command(values as Record<string, string | undefined>);
   return {
     mode: 'live',
@@ -82,7 +91,11 @@ function prepare(argv: string[], output: CommandOutput): PreparedCommand | numbe
     async run(control, output) {
       const result = await work(control);
       output.out(
-        values.json ? `${JSON.stringify(result)}\n` : `${Object.entries(result).map(([name, value]) => `${name}: ${value}`).join('\n')}\n`,
+        values.json
+          ? `${JSON.stringify(result)}\n`
+          : `${Object.entries(result)
+              .map(([name, value]) => `${name}: ${value}`)
+              .join('\n')}\n`,
       );
       return 0;
     },

@@ -1,5 +1,9 @@
 import { applyMigrations } from '../../prisma/migrate.ts';
-import { acquireDataDirLock, DataDirLockedError, describeHolder } from '../../subgraphs/platform/process/data-dir-lock.ts';
+import {
+  acquireDataDirLock,
+  DataDirLockedError,
+  describeHolder,
+} from '../../subgraphs/platform/process/data-dir-lock.ts';
 import type { LockHolder } from '../../subgraphs/platform/process/data-dir-lock.ts';
 import { env } from '../../subgraphs/platform/config.ts';
 import { openDatabase } from '../../subgraphs/platform/database.ts';
@@ -38,7 +42,8 @@ export async function runCommandLine(name: ToolName, argv: string[]): Promise<nu
     lock = acquireDataDirLock(env.dataDir, name);
   } catch (error) {
     if (!(error instanceof DataDirLockedError)) return tool.fail(error, terminal);
-    if (error.holder.role === 'server' || error.holder.role === 'subgraph') return handToServer(tool, prepared, error.holder);
+    if (error.holder.role === 'server' || error.holder.role === 'subgraph')
+      return handToServer(tool, prepared, error.holder);
     terminal.err(`${name}: ${error.message}; retry when it has finished\n`);
     return 2;
   }
@@ -92,7 +97,9 @@ async function openMigrated(mode: Mode, url: string | undefined): Promise<Databa
   } catch (error) {
     await db?.close().catch(() => undefined);
     const where = url ? 'the PostgreSQL server' : `the PGlite data directory ${env.dataDir}/${mode}`;
-    const hint = url ? 'check that the server is running and the URL is right' : 'check that the folder is readable and writable';
+    const hint = url
+      ? 'check that the server is running and the URL is right'
+      : 'check that the folder is readable and writable';
     throw new Error(`cannot open ${where}: ${(error as Error).message}; ${hint}`, { cause: error });
   }
 }

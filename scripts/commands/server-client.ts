@@ -11,7 +11,12 @@ export class ServerUnreachableError extends Error {}
  * Resolves to the command's exit code; throws ServerUnreachableError when the server does not accept it
  * within `acceptMs` (no socket, refused, or a server too busy or stopped to answer).
  */
-export function handOver(socketPath: string, request: CommandRequest, output: CommandOutput, acceptMs = 5_000): Promise<number> {
+export function handOver(
+  socketPath: string,
+  request: CommandRequest,
+  output: CommandOutput,
+  acceptMs = 5_000,
+): Promise<number> {
   return new Promise((resolve, reject) => {
     const socket = connect(socketPath);
     let accepted = false;
@@ -39,9 +44,12 @@ export function handOver(socketPath: string, request: CommandRequest, output: Co
     });
     lines.on('close', () => {
       clearTimeout(timer);
-      if (!accepted) return reject(new ServerUnreachableError('the connection closed before the server accepted the command'));
+      if (!accepted)
+        return reject(new ServerUnreachableError('the connection closed before the server accepted the command'));
       if (exit !== undefined) return resolve(exit);
-      output.err(`${request.tool}: the server closed the connection before the command finished (it may be shutting down); see its log\n`);
+      output.err(
+        `${request.tool}: the server closed the connection before the command finished (it may be shutting down); see its log\n`,
+      );
       resolve(1);
     });
   });

@@ -29,7 +29,10 @@ export class UsageError extends Error {}
 
 /** A usage error of ours, or node's parseArgs refusing an option. */
 export function isUsageError(error: unknown): boolean {
-  return error instanceof UsageError || (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'));
+  return (
+    error instanceof UsageError ||
+    (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'))
+  );
 }
 
 export const TOOL_NAMES = ['admin', 'import'] as const;

@@ -34,7 +34,11 @@ const KEY_SEPARATOR = '\u0001';
  * Upserts rows and reports which were inserted and which updated; rows already present with the same values
  * are left alone (no write, no dead tuple) and are absent from the result.
  */
-export async function upsertRows(sql: SqlClient, spec: UpsertTable, rows: Row[]): Promise<Map<string, 'inserted' | 'updated'>> {
+export async function upsertRows(
+  sql: SqlClient,
+  spec: UpsertTable,
+  rows: Row[],
+): Promise<Map<string, 'inserted' | 'updated'>> {
   const columns = Object.keys(spec.columns);
   const insertOnly = Object.entries(spec.insertOnly ?? {});
   const updatable = columns.filter((column) => !spec.key.includes(column) && !spec.keep?.includes(column));

@@ -30,7 +30,9 @@ export async function runImport(
   // The aggregate routes read rollups of signals and trades: bring them up to date with what was written.
   await refreshMarketRollups(db);
   if (rejects.byReason.size) {
-    options.progress?.(`${source}: rejected ${[...rejects.byReason].map(([code, count]) => `${count} ${code}`).join(', ')}`);
+    options.progress?.(
+      `${source}: rejected ${[...rejects.byReason].map(([code, count]) => `${count} ${code}`).join(', ')}`,
+    );
   }
   return { source, ...counts };
 }

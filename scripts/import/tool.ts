@@ -71,7 +71,9 @@ function prepare(argv: string[], output: CommandOutput): PreparedCommand | numbe
 
 function fail(error: unknown, output: CommandOutput): number {
   const usage = isUsageError(error);
-  output.err(`import${usage ? '' : ' failed'}: ${error instanceof Error ? error.message : String(error)}\n${usage ? `${IMPORT_USAGE}\n` : ''}`);
+  output.err(
+    `import${usage ? '' : ' failed'}: ${error instanceof Error ? error.message : String(error)}\n${usage ? `${IMPORT_USAGE}\n` : ''}`,
+  );
   return usage ? 2 : 1;
 }
 

@@ -8,7 +8,14 @@ export interface BriefingContent {
   summary: string;
   signals: Signal[];
   trades: CongressionalTrade[];
-  yieldCurve: { date: Date; y2: number | null; y10: number | null; y30: number | null; spread: number | null; inverted: boolean } | null;
+  yieldCurve: {
+    date: Date;
+    y2: number | null;
+    y10: number | null;
+    y30: number | null;
+    spread: number | null;
+    inverted: boolean;
+  } | null;
 }
 
 const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };

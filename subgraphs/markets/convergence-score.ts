@@ -57,7 +57,10 @@ function memberKey(purchase: Purchase): string {
   return purchase.bioguideId ?? `name:${purchase.memberName}`;
 }
 
-export function convergenceLeads<P extends Purchase, S extends ScoredSignal>(purchases: P[], signals: S[]): ConvergenceLead<P, S>[] {
+export function convergenceLeads<P extends Purchase, S extends ScoredSignal>(
+  purchases: P[],
+  signals: S[],
+): ConvergenceLead<P, S>[] {
   const buysByTicker = new Map<string, P[]>();
   for (const purchase of purchases) {
     if (!purchase.ticker) continue;
@@ -71,15 +74,22 @@ export function convergenceLeads<P extends Purchase, S extends ScoredSignal>(pur
   const w = CONVERGENCE_WEIGHTS;
   const leads: ConvergenceLead<P, S>[] = [];
   for (const [ticker, tickerSignals] of signalsByTicker) {
-    const buys = [...buysByTicker.get(ticker)!].sort((a, b) => b.tradeDate.getTime() - a.tradeDate.getTime() || a.id.localeCompare(b.id));
-    const ordered = [...tickerSignals].sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || a.id.localeCompare(b.id));
+    const buys = [...buysByTicker.get(ticker)!].sort(
+      (a, b) => b.tradeDate.getTime() - a.tradeDate.getTime() || a.id.localeCompare(b.id),
+    );
+    const ordered = [...tickerSignals].sort(
+      (a, b) => b.createdAt.getTime() - a.createdAt.getTime() || a.id.localeCompare(b.id),
+    );
     const members = new Map<string, string>();
     // A member is named as in their newest purchase (the latest disclosure).
     for (const buy of buys) if (!members.has(memberKey(buy))) members.set(memberKey(buy), buy.memberName);
     const breakdown = {
       members: Math.min(members.size * w.perMember, w.maxMembers),
       purchases: Math.min(buys.length * w.perPurchase, w.maxPurchases),
-      signals: Math.min(ordered.reduce((sum, signal) => sum + (w.perSignal[signal.sentiment] ?? 0), 0), w.maxSignals),
+      signals: Math.min(
+        ordered.reduce((sum, signal) => sum + (w.perSignal[signal.sentiment] ?? 0), 0),
+        w.maxSignals,
+      ),
     };
     leads.push({
       ticker,
@@ -99,6 +109,9 @@ export function convergenceLeads<P extends Purchase, S extends ScoredSignal>(pur
   }
   return leads.sort(
     (a, b) =>
-      b.score - a.score || b.congressBuys - a.congressBuys || b.totalSignals - a.totalSignals || a.ticker.localeCompare(b.ticker),
+      b.score - a.score ||
+      b.congressBuys - a.congressBuys ||
+      b.totalSignals - a.totalSignals ||
+      a.ticker.localeCompare(b.ticker),
   );
 }

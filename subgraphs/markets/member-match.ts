@@ -26,7 +26,12 @@ export const memberQuery = z
  * `matchColumn` is what the words must be found in (an indexed expression); `rankColumn` the name the
  * similarity is measured against (for members: all name forms are searched, the full name ranks).
  */
-export function memberNameMatch(matchColumn: string, rankColumn: string, query: string, firstParameter: number): NameMatch {
+export function memberNameMatch(
+  matchColumn: string,
+  rankColumn: string,
+  query: string,
+  firstParameter: number,
+): NameMatch {
   const tokens = nameTokens(query);
   const folded = `markets_fold_name(${matchColumn})`;
   // Tokens hold only [a-z0-9], so they need no LIKE escaping.

@@ -6,8 +6,28 @@
 
 // Titles and suffixes that never distinguish one member from another.
 const HONORIFICS = new Set([
-  'hon', 'honorable', 'the', 'rep', 'representative', 'sen', 'senator', 'congressman', 'congresswoman',
-  'mr', 'mrs', 'ms', 'miss', 'dr', 'jr', 'sr', 'ii', 'iii', 'iv', 'md', 'phd', 'esq',
+  'hon',
+  'honorable',
+  'the',
+  'rep',
+  'representative',
+  'sen',
+  'senator',
+  'congressman',
+  'congresswoman',
+  'mr',
+  'mrs',
+  'ms',
+  'miss',
+  'dr',
+  'jr',
+  'sr',
+  'ii',
+  'iii',
+  'iv',
+  'md',
+  'phd',
+  'esq',
 ]);
 
 /**
@@ -33,9 +53,7 @@ export function normalizeName(name: string): string {
   const comma = name.indexOf(',');
   // "Last, First" (a comma followed by more than a suffix) is turned around.
   const ordered =
-    comma >= 0 && !isOnlyHonorifics(name.slice(comma + 1))
-      ? `${name.slice(comma + 1)} ${name.slice(0, comma)}`
-      : name;
+    comma >= 0 && !isOnlyHonorifics(name.slice(comma + 1)) ? `${name.slice(comma + 1)} ${name.slice(0, comma)}` : name;
   return nameWords(ordered).join(' ');
 }
 

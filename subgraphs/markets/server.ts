@@ -4,6 +4,9 @@ import { createSubgraphServer as createServer } from '../platform/subgraph-serve
 import { marketsSchema } from './schema.ts';
 
 /** The markets subgraph as its own HTTP service (`npm run start:subgraph -- markets`). */
-export function createSubgraphServer(options: { databases: Record<Mode, Database>; secret: string }): Promise<FastifyInstance> {
+export function createSubgraphServer(options: {
+  databases: Record<Mode, Database>;
+  secret: string;
+}): Promise<FastifyInstance> {
   return createServer({ ...options, name: 'markets', schema: marketsSchema });
 }

@@ -12,53 +12,62 @@ import { utcDate } from '../platform/dates.ts';
 
 /** Latest `limit` signals per ticker, within the viewer's plan history. */
 export function signalsByTicker(context: RequestContext, limit: number) {
-  return loaderFor(context, `markets:signalsByTicker:${limit}`, () =>
-    new DataLoader<string, Signal[]>(async (tickers) => {
-      const since = signalHistoryStart(context.viewer?.plan) ?? new Date(0);
-      const rows = await context.db.sql.query<{ id: string }>(
-        `SELECT s.id FROM unnest($1::text[]) AS t(ticker)
+  return loaderFor(
+    context,
+    `markets:signalsByTicker:${limit}`,
+    () =>
+      new DataLoader<string, Signal[]>(async (tickers) => {
+        const since = signalHistoryStart(context.viewer?.plan) ?? new Date(0);
+        const rows = await context.db.sql.query<{ id: string }>(
+          `SELECT s.id FROM unnest($1::text[]) AS t(ticker)
          CROSS JOIN LATERAL (
            SELECT id FROM signals WHERE ticker = t.ticker AND created_at >= $2
            ORDER BY created_at DESC, id DESC LIMIT $3
          ) AS s`,
-        [tickers, since, limit],
-      );
-      const signals = await context.db.prisma.signal.findMany({
-        where: { id: { in: rows.map((row) => row.id) } },
-        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-      });
-      return tickers.map((ticker) => signals.filter((signal) => signal.ticker === ticker));
-    }),
+          [tickers, since, limit],
+        );
+        const signals = await context.db.prisma.signal.findMany({
+          where: { id: { in: rows.map((row) => row.id) } },
+          orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+        });
+        return tickers.map((ticker) => signals.filter((signal) => signal.ticker === ticker));
+      }),
   );
 }
 
 /** Latest `limit` congressional trades in force per ticker, newest trade first. */
 export function tradesByTicker(context: RequestContext, limit: number) {
-  return loaderFor(context, `markets:tradesByTicker:${limit}`, () =>
-    new DataLoader<string, CongressionalTrade[]>(async (tickers) => {
-      const rows = await context.db.sql.query<{ id: string }>(
-        `SELECT c.id FROM unnest($1::text[]) AS t(ticker)
+  return loaderFor(
+    context,
+    `markets:tradesByTicker:${limit}`,
+    () =>
+      new DataLoader<string, CongressionalTrade[]>(async (tickers) => {
+        const rows = await context.db.sql.query<{ id: string }>(
+          `SELECT c.id FROM unnest($1::text[]) AS t(ticker)
          CROSS JOIN LATERAL (
            SELECT id FROM congressional_trades WHERE ticker = t.ticker AND superseded_by_id IS NULL
            ORDER BY trade_date DESC, id DESC LIMIT $2
          ) AS c`,
-        [tickers, limit],
-      );
-      const trades = await context.db.prisma.congressionalTrade.findMany({
-        where: { id: { in: rows.map((row) => row.id) } },
-        orderBy: [{ tradeDate: 'desc' }, { id: 'desc' }],
-      });
-      return tickers.map((ticker) => trades.filter((trade) => trade.ticker === ticker));
-    }),
+          [tickers, limit],
+        );
+        const trades = await context.db.prisma.congressionalTrade.findMany({
+          where: { id: { in: rows.map((row) => row.id) } },
+          orderBy: [{ tradeDate: 'desc' }, { id: 'desc' }],
+        });
+        return tickers.map((ticker) => trades.filter((trade) => trade.ticker === ticker));
+      }),
   );
 }
 
 export function profileByTicker(context: RequestContext) {
-  return loaderFor(context, 'markets:profileByTicker', () =>
-    new DataLoader<string, CompanyProfile | null>(async (tickers) => {
-      const profiles = await context.db.prisma.companyProfile.findMany({ where: { ticker: { in: [...tickers] } } });
-      return tickers.map((ticker) => profiles.find((profile) => profile.ticker === ticker) ?? null);
-    }),
+  return loaderFor(
+    context,
+    'markets:profileByTicker',
+    () =>
+      new DataLoader<string, CompanyProfile | null>(async (tickers) => {
+        const profiles = await context.db.prisma.companyProfile.findMany({ where: { ticker: { in: [...tickers] } } });
+        return tickers.map((ticker) => profiles.find((profile) => profile.ticker === ticker) ?? null);
+      }),
   );
 }
 
@@ -73,30 +82,33 @@ export interface Quote {
 }
 
 export function quoteByTicker(context: RequestContext) {
-  return loaderFor(context, 'markets:quoteByTicker', () =>
-    new DataLoader<string, Quote | null>(async (tickers) => {
-      const rows = await context.db.sql.query<{ ticker: string; date: string; close: number }>(
-        `SELECT p.ticker, p.date::text AS date, p.close FROM unnest($1::text[]) AS t(ticker)
+  return loaderFor(
+    context,
+    'markets:quoteByTicker',
+    () =>
+      new DataLoader<string, Quote | null>(async (tickers) => {
+        const rows = await context.db.sql.query<{ ticker: string; date: string; close: number }>(
+          `SELECT p.ticker, p.date::text AS date, p.close FROM unnest($1::text[]) AS t(ticker)
          CROSS JOIN LATERAL (
            SELECT ticker, date, close FROM daily_prices WHERE ticker = t.ticker ORDER BY date DESC LIMIT 2
          ) AS p`,
-        [tickers],
-      );
-      return tickers.map((ticker) => {
-        const [latest, previous] = rows.filter((row) => row.ticker === ticker);
-        if (!latest) return null;
-        const price = Number(latest.close);
-        const previousClose = previous ? Number(previous.close) : null;
-        return {
-          ticker,
-          price,
-          date: utcDate(latest.date),
-          previousClose,
-          previousDate: previous ? utcDate(previous.date) : null,
-          // Rounded to hundredths of a percent, as quotes are shown.
-          changePct: previousClose ? Math.round(((price - previousClose) / previousClose) * 10_000) / 100 : null,
-        };
-      });
-    }),
+          [tickers],
+        );
+        return tickers.map((ticker) => {
+          const [latest, previous] = rows.filter((row) => row.ticker === ticker);
+          if (!latest) return null;
+          const price = Number(latest.close);
+          const previousClose = previous ? Number(previous.close) : null;
+          return {
+            ticker,
+            price,
+            date: utcDate(latest.date),
+            previousClose,
+            previousDate: previous ? utcDate(previous.date) : null,
+            // Rounded to hundredths of a percent, as quotes are shown.
+            changePct: previousClose ? Math.round(((price - previousClose) / previousClose) * 10_000) / 100 : null,
+          };
+        });
+      }),
   );
 }

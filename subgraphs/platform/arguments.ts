@@ -24,7 +24,8 @@ export interface ArgumentSpec<Schema extends z.ZodType = z.ZodType> extends Argu
 export type ArgumentSpecs = Record<string, ArgumentSpec>;
 
 /** Whether a validated argument always has a value: required, defaulted, or a rule with its own zod default. */
-type AlwaysGiven<Spec extends ArgumentSpec> = Spec extends { required: true | 'validated' } | { defaultValue: NonNullable<unknown> }
+type AlwaysGiven<Spec extends ArgumentSpec> = Spec extends
+  { required: true | 'validated' } | { defaultValue: NonNullable<unknown> }
   ? true
   : undefined extends z.output<Spec['schema']>
     ? false
@@ -32,14 +33,23 @@ type AlwaysGiven<Spec extends ArgumentSpec> = Spec extends { required: true | 'v
       ? true
       : false;
 
-type GivenNames<Specs extends ArgumentSpecs> = { [Name in keyof Specs]: AlwaysGiven<Specs[Name]> extends true ? Name : never }[keyof Specs];
+type GivenNames<Specs extends ArgumentSpecs> = {
+  [Name in keyof Specs]: AlwaysGiven<Specs[Name]> extends true ? Name : never;
+}[keyof Specs];
 
 /** The validated arguments: optional ones absent when the client left them out or sent null. */
-export type ArgumentValues<Specs extends ArgumentSpecs> = { [Name in GivenNames<Specs>]: z.output<Specs[Name]['schema']> } & {
+export type ArgumentValues<Specs extends ArgumentSpecs> = {
+  [Name in GivenNames<Specs>]: z.output<Specs[Name]['schema']>;
+} & {
   [Name in Exclude<keyof Specs, GivenNames<Specs>>]?: z.output<Specs[Name]['schema']>;
 };
 
-type FieldFactory = (options: { type: ArgumentType; required: boolean; description?: string; defaultValue?: unknown }) => unknown;
+type FieldFactory = (options: {
+  type: ArgumentType;
+  required: boolean;
+  description?: string;
+  defaultValue?: unknown;
+}) => unknown;
 
 /** Pothos's input field factory: `t.arg` in a field is one; `t` in `builder.args` or an input type has one as `field`. */
 function fieldFactory(t: unknown): FieldFactory {
@@ -58,7 +68,10 @@ export interface DefinedArguments<Specs extends ArgumentSpecs> {
   parse(args: object): ArgumentValues<Specs>;
 }
 
-export const argument = <Schema extends z.ZodType, const Options extends ArgumentOptions<Schema> = Record<never, never>>(
+export const argument = <
+  Schema extends z.ZodType,
+  const Options extends ArgumentOptions<Schema> = Record<never, never>,
+>(
   type: ArgumentType,
   schema: Schema,
   options: Options = {} as Options,

@@ -25,13 +25,26 @@ const environmentSchema = z.object({
   // Session tokens: the first secret signs, every listed secret verifies (rotation: prepend a new one).
   JWT_SECRETS: z
     .string()
-    .transform((value) => value.split(',').map((secret) => secret.trim()).filter(Boolean))
+    .transform((value) =>
+      value
+        .split(',')
+        .map((secret) => secret.trim())
+        .filter(Boolean),
+    )
     .pipe(z.array(z.string().min(32, 'each secret must be at least 32 characters')).min(1))
     .optional(),
-  JWT_TTL_SECONDS: z.coerce.number().int().min(60).max(30 * 86_400).default(3600),
+  JWT_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .max(30 * 86_400)
+    .default(3600),
   // B: per-minute limits by plan (default); A: a rolling 24-hour quota per credential.
   RATE_LIMIT_SCHEME: z.enum(['A', 'B']).default('B'),
-  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// URL').optional(),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, 'must be a redis:// URL')
+    .optional(),
   SANDBOX_CREDITS: z.coerce.number().int().min(1).default(500),
   // Lists count their `total` exactly up to this many matches, then report the planner's estimate (docs/api.md).
   EXACT_TOTAL_LIMIT: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
@@ -43,7 +56,10 @@ const environmentSchema = z.object({
     .transform((value): boolean | number | string[] => {
       if (value === 'true' || value === 'false') return value === 'true';
       if (/^\d+$/.test(value)) return Number(value);
-      return value.split(',').map((entry) => entry.trim()).filter(Boolean);
+      return value
+        .split(',')
+        .map((entry) => entry.trim())
+        .filter(Boolean);
     }),
   // Milliseconds the search's typo (trigram) tier may take before the search answers without typo matches.
   SEARCH_TYPO_BUDGET_MS: z.coerce.number().int().min(1).max(60_000).default(1_000),
@@ -63,8 +79,15 @@ const environmentSchema = z.object({
   CORS_ORIGINS: z
     .string()
     .default('')
-    .transform((value) => value.split(',').map((origin) => origin.trim()).filter(Boolean))
-    .pipe(z.array(z.string().refine(isOrigin, 'each origin must be scheme://host[:port], without path or trailing slash'))),
+    .transform((value) =>
+      value
+        .split(',')
+        .map((origin) => origin.trim())
+        .filter(Boolean),
+    )
+    .pipe(
+      z.array(z.string().refine(isOrigin, 'each origin must be scheme://host[:port], without path or trailing slash')),
+    ),
   // Bearer token of GET /metrics; without it the route does not exist.
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   // On SIGTERM/SIGINT, milliseconds in-flight requests and admin commands get before their connections are cut.

@@ -8,7 +8,8 @@ const ADAPTER_KINDS = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'Sock
 // cancelled by statement_timeout (57014) and a session ended by idle_in_transaction_session_timeout (25P03).
 const CONNECTION_CODES = /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|08\d{3}|57P0[1-3]|57014|25P03)$/;
 // node-postgres's own timeouts (database-timeouts.ts) and a connection the server or network dropped.
-const DRIVER_MESSAGES = /^(Query read timeout|timeout exceeded when trying to connect|Connection terminated( unexpectedly| due to connection timeout)?)$/;
+const DRIVER_MESSAGES =
+  /^(Query read timeout|timeout exceeded when trying to connect|Connection terminated( unexpectedly| due to connection timeout)?)$/;
 
 interface ErrorLike {
   code?: unknown;
@@ -24,7 +25,8 @@ export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   const code = typeof candidate.code === 'string' ? candidate.code : '';
   if (PRISMA_CODES.has(code) || CONNECTION_CODES.test(code)) return true;
   const adapterCause = candidate.meta?.driverAdapterError?.cause;
-  if (ADAPTER_KINDS.has(String(adapterCause?.kind)) || CONNECTION_CODES.test(String(adapterCause?.originalCode))) return true;
+  if (ADAPTER_KINDS.has(String(adapterCause?.kind)) || CONNECTION_CODES.test(String(adapterCause?.originalCode)))
+    return true;
   if (candidate.message === 'PGlite is closed' || DRIVER_MESSAGES.test(String(candidate.message))) return true;
   return isDatabaseUnavailable(candidate.originalError, depth + 1) || isDatabaseUnavailable(candidate.cause, depth + 1);
 }

@@ -13,7 +13,9 @@ export const logger = pino({
   redact: ['req.headers.authorization'],
   // A line logged while a request is served names it, whichever module wrote it.
   mixin: (_object, _level, log) => {
-    const requestId = (log as Logger & { [BOUND_TO_REQUEST]?: true })[BOUND_TO_REQUEST] ? undefined : currentRequestId();
+    const requestId = (log as Logger & { [BOUND_TO_REQUEST]?: true })[BOUND_TO_REQUEST]
+      ? undefined
+      : currentRequestId();
     return requestId ? { reqId: requestId } : {};
   },
 });

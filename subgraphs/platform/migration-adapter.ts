@@ -47,7 +47,10 @@ export interface MigrationSession {
 }
 
 /** PGlite has one connection and one process: the session is that connection, and closing it releases locks. */
-export function pgliteMigrationSession(client: PGlite, adapterFactory: SqlMigrationAwareDriverAdapterFactory): MigrationSession {
+export function pgliteMigrationSession(
+  client: PGlite,
+  adapterFactory: SqlMigrationAwareDriverAdapterFactory,
+): MigrationSession {
   return {
     factory: wholeScriptFactory(adapterFactory, pgliteRunner(client)),
     query: async <Row>(text: string) => (await client.query<Row>(text)).rows,

@@ -17,7 +17,12 @@ export interface PageSource {
 }
 
 /** A page of `where` in `orderBy`; `count` runs only when a client asks for totals. */
-export function pageSource(where: object, orderBy: object, paging: OffsetPaging, count: () => Promise<Total>): PageSource {
+export function pageSource(
+  where: object,
+  orderBy: object,
+  paging: OffsetPaging,
+  count: () => Promise<Total>,
+): PageSource {
   return { where, orderBy, skip: paging.skip, take: paging.perPage, pageInfo: pageInfoSource(paging, count) };
 }
 

@@ -57,12 +57,14 @@ export function definePageInfo(builder: Builder) {
       page: t.exposeInt('page'),
       perPage: t.exposeInt('perPage'),
       total: t.int({
-        description: 'Exact up to 10,000 matches (EXACT_TOTAL_LIMIT); above that an estimate and `totalIsEstimate` is true.',
+        description:
+          'Exact up to 10,000 matches (EXACT_TOTAL_LIMIT); above that an estimate and `totalIsEstimate` is true.',
         resolve: async (source) => (await source.count()).total,
       }),
       totalPages: t.int({ resolve: async (source) => Math.ceil((await source.count()).total / source.perPage) }),
       totalIsEstimate: t.boolean({
-        description: 'True when `total` and `totalPages` are not exact: past 10,000 matches the planner’s estimate (search: a lower bound).',
+        description:
+          'True when `total` and `totalPages` are not exact: past 10,000 matches the planner’s estimate (search: a lower bound).',
         resolve: async (source) => (await source.count()).isEstimate,
       }),
     }),
@@ -91,8 +93,7 @@ export function defineSort<Field extends string>(
     orders.set(`${documented.toUpperCase()}_DESC`, { field, direction: 'desc' });
   }
   const ref = builder.enumType(name, { values: [...orders.keys()] });
-  const toOrder = (value: string | null | undefined): SortOrder<Field> =>
-    (value && orders.get(value)) || defaultOrder;
+  const toOrder = (value: string | null | undefined): SortOrder<Field> => (value && orders.get(value)) || defaultOrder;
   return { ref, toOrder };
 }
 

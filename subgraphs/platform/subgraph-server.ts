@@ -55,7 +55,10 @@ export async function createSubgraphServer(options: SubgraphServerOptions): Prom
   });
   await apollo.start();
   // The gateway sends its request's id, so both services' log lines of one client request share it.
-  const app = Fastify({ loggerInstance: logger.child({ subgraph: options.name }) as FastifyBaseLogger, ...requestIdOptions });
+  const app = Fastify({
+    loggerInstance: logger.child({ subgraph: options.name }) as FastifyBaseLogger,
+    ...requestIdOptions,
+  });
   registerRequestId(app);
   const viewers = new WeakMap<object, Viewer | null>();
 
@@ -67,9 +70,21 @@ export async function createSubgraphServer(options: SubgraphServerOptions): Prom
     const header = request.headers[VIEWER_HEADER];
     let viewer: Viewer | null = null;
     if (typeof header === 'string') {
-      const parsed = ViewerHeader.safeParse((() => { try { return JSON.parse(header); } catch { return undefined; } })());
+      const parsed = ViewerHeader.safeParse(
+        (() => {
+          try {
+            return JSON.parse(header);
+          } catch {
+            return undefined;
+          }
+        })(),
+      );
       if (!parsed.success) {
-        return reply.status(400).send(errorBody(new BadRequestError({ [VIEWER_HEADER]: 'is not a viewer' }, 'The viewer header is malformed.')));
+        return reply
+          .status(400)
+          .send(
+            errorBody(new BadRequestError({ [VIEWER_HEADER]: 'is not a viewer' }, 'The viewer header is malformed.')),
+          );
       }
       viewer = parsed.data;
     }
@@ -83,7 +98,10 @@ export async function createSubgraphServer(options: SubgraphServerOptions): Prom
   // Attached routes answer errors with the API's body, as the gateway would; Fastify's own 4xx stay as they are.
   app.setErrorHandler((error: FastifyError, _request, reply) => {
     if (!(error instanceof GraphQLError) && error.statusCode !== undefined && error.statusCode < 500) throw error;
-    const formatted = formatGraphQLError(error instanceof GraphQLError ? error.toJSON() : { message: error.message }, error);
+    const formatted = formatGraphQLError(
+      error instanceof GraphQLError ? error.toJSON() : { message: error.message },
+      error,
+    );
     const { status, body } = errorBodyOf(formatted);
     return reply.status(status).send(body);
   });

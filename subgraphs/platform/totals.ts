@@ -34,7 +34,8 @@ function tableOf(prisma: PrismaClient, model: Prisma.ModelName): Table {
     const definition = dataModel.models[model];
     if (!definition) throw new UntranslatableWhereError(`unknown model ${model}`);
     const columns = new Map<string, string>();
-    for (const field of definition.fields) if (field.kind === 'scalar') columns.set(field.name, field.dbName ?? field.name);
+    for (const field of definition.fields)
+      if (field.kind === 'scalar') columns.set(field.name, field.dbName ?? field.name);
     table = { name: definition.dbName ?? model, columns };
     tables.set(model, table);
   }
@@ -88,8 +89,22 @@ function whereCondition(table: Table, where: object, params: unknown[]): Conditi
   for (const [key, value] of Object.entries(where)) {
     if (value === undefined) continue;
     const list = Array.isArray(value) ? value : [value];
-    if (key === 'AND') parts.push(joinAll(list.map((item) => whereCondition(table, item, params)), 'AND', 'TRUE'));
-    else if (key === 'OR') parts.push(joinAll(list.map((item) => whereCondition(table, item, params)), 'OR', 'FALSE'));
+    if (key === 'AND')
+      parts.push(
+        joinAll(
+          list.map((item) => whereCondition(table, item, params)),
+          'AND',
+          'TRUE',
+        ),
+      );
+    else if (key === 'OR')
+      parts.push(
+        joinAll(
+          list.map((item) => whereCondition(table, item, params)),
+          'OR',
+          'FALSE',
+        ),
+      );
     else if (key === 'NOT') {
       const negated = list.map((item) => whereCondition(table, item, params)).filter((part) => part !== null);
       if (negated.length) parts.push(`NOT ${joinAll(negated, 'OR', 'FALSE')}`);
@@ -116,7 +131,13 @@ function pairCondition(model: Prisma.ModelName, table: Table, where: Record<stri
   for (const pair of PAIR_INDEXES) {
     const value = where[pair.equals];
     const has = where[pair.has] as { has?: unknown } | undefined;
-    if (pair.model !== model || typeof value !== 'string' || typeof has?.has !== 'string' || Object.keys(has).length !== 1) continue;
+    if (
+      pair.model !== model ||
+      typeof value !== 'string' ||
+      typeof has?.has !== 'string' ||
+      Object.keys(has).length !== 1
+    )
+      continue;
     const { [pair.equals]: _equals, [pair.has]: _has, ...rest } = where;
     const column = (field: string) => `${quote(table.name)}.${quote(table.columns.get(field)!)}`;
     params.push([`${value}/${has.has}`]);

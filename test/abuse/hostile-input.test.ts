@@ -34,20 +34,33 @@ const sendJson = async (method: string, path: string, json: string) => {
 };
 
 describe('parameter names that are members of Object.prototype', () => {
-  it.each(['__proto__', 'constructor', 'toString', 'hasOwnProperty'])('?%s=1 is a 400 naming it, with or without a key', async (name) => {
-    const open = await service.request('GET', `/api/stats/public?${name}=1`);
-    expect(open.status).toBe(400);
-    expect(open.body).toEqual({ error: 'invalid_parameter', message: expect.any(String), details: { [name]: 'is not a parameter of this endpoint' } });
-    const keyed = await service.get(`/api/v1/b2b/companies?${name}=1`, key);
-    expect(keyed.status).toBe(400);
-    expect(keyed.body.details).toEqual({ [name]: 'is not a parameter of this endpoint' });
-  });
+  it.each(['__proto__', 'constructor', 'toString', 'hasOwnProperty'])(
+    '?%s=1 is a 400 naming it, with or without a key',
+    async (name) => {
+      const open = await service.request('GET', `/api/stats/public?${name}=1`);
+      expect(open.status).toBe(400);
+      expect(open.body).toEqual({
+        error: 'invalid_parameter',
+        message: expect.any(String),
+        details: { [name]: 'is not a parameter of this endpoint' },
+      });
+      const keyed = await service.get(`/api/v1/b2b/companies?${name}=1`, key);
+      expect(keyed.status).toBe(400);
+      expect(keyed.body.details).toEqual({ [name]: 'is not a parameter of this endpoint' });
+    },
+  );
 
   it('a body member named constructor or toString is an unknown field, and nothing is saved', async () => {
     const before = await rowCounts();
-    const response = await service.request('POST', '/api/v1/leads', { key, body: { record_id: recordId, constructor: 'x', toString: 'y' } });
+    const response = await service.request('POST', '/api/v1/leads', {
+      key,
+      body: { record_id: recordId, constructor: 'x', toString: 'y' },
+    });
     expect(response.status).toBe(400);
-    expect(response.body.details).toEqual({ constructor: 'is not a field of this request', toString: 'is not a field of this request' });
+    expect(response.body.details).toEqual({
+      constructor: 'is not a field of this request',
+      toString: 'is not a field of this request',
+    });
     expect(await rowCounts()).toEqual(before);
   });
 });
@@ -65,7 +78,11 @@ describe('NUL characters and unpaired surrogates', () => {
   ])('GET %s is a 400 naming %s', async (path, name) => {
     const response = await service.get(path, key);
     expect(response.status).toBe(400);
-    expect(response.body).toEqual({ error: 'invalid_parameter', message: expect.any(String), details: { [name]: nulProblem } });
+    expect(response.body).toEqual({
+      error: 'invalid_parameter',
+      message: expect.any(String),
+      details: { [name]: nulProblem },
+    });
   });
 
   it.each([
@@ -74,12 +91,21 @@ describe('NUL characters and unpaired surrogates', () => {
     ['POST', '/api/watchlist', () => JSON.stringify({ ticker: 'AAPL', company_name: 'Apple\u0000' }), 'company_name'],
     ['POST', '/api/keys', () => JSON.stringify({ name: 'ci\u0000' }), 'name'],
     ['POST', '/api/keys', () => '{"name": "\\udc00 trailing"}', 'name'],
-    ['POST', '/api/v1/reports/generate', () => JSON.stringify({ vertical: 'b2b', filters: { state: 'C\u0000' } }), 'filters.state'],
+    [
+      'POST',
+      '/api/v1/reports/generate',
+      () => JSON.stringify({ vertical: 'b2b', filters: { state: 'C\u0000' } }),
+      'filters.state',
+    ],
   ])('%s %s with unsafe text is a 400 naming it, and nothing is written', async (method, path, json, name) => {
     const before = await rowCounts();
     const response = await sendJson(method, path, json());
     expect(response.status).toBe(400);
-    expect(response.body).toEqual({ error: 'invalid_parameter', message: expect.any(String), details: { [name]: nulProblem } });
+    expect(response.body).toEqual({
+      error: 'invalid_parameter',
+      message: expect.any(String),
+      details: { [name]: nulProblem },
+    });
     expect(await rowCounts()).toEqual(before);
   });
 
@@ -89,16 +115,23 @@ describe('NUL characters and unpaired surrogates', () => {
     expect(viaBody.status).toBe(400);
     expect(viaBody.body.errors[0].extensions).toEqual({ code: 'invalid_parameter', details: { q: nulProblem } });
 
-    const viaGet = await service.request('GET', `/graphql?query=${encodeURIComponent(query)}&variables=${encodeURIComponent('{"q":"a\\u0000b"}')}`, {
-      key,
-      headers: { 'apollo-require-preflight': 'true' },
-    });
+    const viaGet = await service.request(
+      'GET',
+      `/graphql?query=${encodeURIComponent(query)}&variables=${encodeURIComponent('{"q":"a\\u0000b"}')}`,
+      {
+        key,
+        headers: { 'apollo-require-preflight': 'true' },
+      },
+    );
     expect(viaGet.status).toBe(400);
     expect(viaGet.body.errors[0].extensions.details).toEqual({ q: nulProblem });
 
     const literal = await service.graphqlRaw('{ search(q: "a\\u0000b") { nodes { id } } }', {}, key);
     expect(literal.status).toBe(400);
-    expect(literal.body.errors[0].extensions).toMatchObject({ code: 'invalid_parameter', details: { query: expect.stringContaining('NUL') } });
+    expect(literal.body.errors[0].extensions).toMatchObject({
+      code: 'invalid_parameter',
+      details: { query: expect.stringContaining('NUL') },
+    });
   });
 });
 
@@ -122,7 +155,10 @@ describe('refusals by the HTTP framework are our error bodies', () => {
     expect(longUrl.status).toBe(414);
     expectOurBody(longUrl.body);
 
-    const bigHeaders = await service.request('GET', '/api/v1/usage', { key, headers: { 'x-padding': 'z'.repeat(20_000) } });
+    const bigHeaders = await service.request('GET', '/api/v1/usage', {
+      key,
+      headers: { 'x-padding': 'z'.repeat(20_000) },
+    });
     expect(bigHeaders.status).toBe(431);
     expectOurBody(bigHeaders.body);
   });
@@ -153,8 +189,15 @@ describe('found by the abuse suite', () => {
     const before = await rowCounts();
     const wrongType = await service.request('POST', '/api/watchlist', { key, body: { ticker: 0 } });
     expect(wrongType.status).toBe(400);
-    expect(wrongType.body).toEqual({ error: 'invalid_parameter', message: 'Invalid parameter: ticker.', details: { ticker: 'must be a string' } });
-    const unknown = await service.request('POST', '/api/watchlist', { key, body: { ticker: 'AAPL', company_name: ['Apple'], notes: 'x' } });
+    expect(wrongType.body).toEqual({
+      error: 'invalid_parameter',
+      message: 'Invalid parameter: ticker.',
+      details: { ticker: 'must be a string' },
+    });
+    const unknown = await service.request('POST', '/api/watchlist', {
+      key,
+      body: { ticker: 'AAPL', company_name: ['Apple'], notes: 'x' },
+    });
     expect(unknown.status).toBe(400);
     expect(unknown.body.details).toEqual({ company_name: 'must be a string', notes: 'is not a field of this request' });
     expect(await rowCounts()).toEqual(before);
@@ -163,6 +206,10 @@ describe('found by the abuse suite', () => {
   it('a number too large for a double (400 digits) is a 400 naming the parameter', async () => {
     const response = await service.get(`/api/v1/realestate/properties?min_value=${'9'.repeat(400)}`, key);
     expect(response.status).toBe(400);
-    expect(response.body).toEqual({ error: 'invalid_parameter', message: 'Invalid parameter: min_value.', details: { min_value: 'must be a number' } });
+    expect(response.body).toEqual({
+      error: 'invalid_parameter',
+      message: 'Invalid parameter: min_value.',
+      details: { min_value: 'must be a number' },
+    });
   });
 });

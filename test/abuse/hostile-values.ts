@@ -1,19 +1,97 @@
 import { fc } from '@fast-check/vitest';
 
 /** Names that are members of every plain object: looked up carelessly they find Object.prototype's. */
-export const OBJECT_MEMBER_NAMES = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf', 'prototype', '__defineGetter__'];
+export const OBJECT_MEMBER_NAMES = [
+  '__proto__',
+  'constructor',
+  'toString',
+  'hasOwnProperty',
+  'valueOf',
+  'prototype',
+  '__defineGetter__',
+];
 
 /** Characters no database text column holds as sent. */
 const UNSAFE_CHARACTERS = ['\u0000', '\uD800', '\uDBFF', '\uDC00', '\uDFFF'];
 
-const WRONG_TYPES = ['', ' ', '-1', '0', '-0', '1.5', '1e309', '-1e309', 'NaN', 'Infinity', '0x1F', '1_000', 'true', 'null', 'undefined', '[]', '{}', '[object Object]'];
+const WRONG_TYPES = [
+  '',
+  ' ',
+  '-1',
+  '0',
+  '-0',
+  '1.5',
+  '1e309',
+  '-1e309',
+  'NaN',
+  'Infinity',
+  '0x1F',
+  '1_000',
+  'true',
+  'null',
+  'undefined',
+  '[]',
+  '{}',
+  '[object Object]',
+];
 
-const SQL_FRAGMENTS = ["' OR 1=1 --", "'; DROP TABLE leads; --", '%', '_', '\\', '$1', "%' AND pg_sleep(3) --", '"', "\\'", 'E\'\\x00\'', '/*', '::text'];
+const SQL_FRAGMENTS = [
+  "' OR 1=1 --",
+  "'; DROP TABLE leads; --",
+  '%',
+  '_',
+  '\\',
+  '$1',
+  "%' AND pg_sleep(3) --",
+  '"',
+  "\\'",
+  "E'\\x00'",
+  '/*',
+  '::text',
+];
 
-const PATH_FRAGMENTS = ['../../etc/passwd', '..', '.', '/', '%2e%2e%2f', '..\\..\\', 'a/b', '%FF', '%', '%00', '?', '#', '//'];
+const PATH_FRAGMENTS = [
+  '../../etc/passwd',
+  '..',
+  '.',
+  '/',
+  '%2e%2e%2f',
+  '..\\..\\',
+  'a/b',
+  '%FF',
+  '%',
+  '%00',
+  '?',
+  '#',
+  '//',
+];
 
 /** Plausible values, so a run also reaches the rules behind the type checks (ids, tickers, dates, enums). */
-const PLAUSIBLE = ['b2b_1', 'contact_2', 'prop_3', 'lead_1', 'rpt_1', 'AAPL', 'NVDA', 'CA', 'software', '2026-02-30', '2026-01-01', 'purchase', 'insider_buy', '-ai_score', 'name', 'b2b,legal', 'new', 'contacted', 'csv', 'live', 'sandbox', 'Pelosi', 'personal injury'];
+const PLAUSIBLE = [
+  'b2b_1',
+  'contact_2',
+  'prop_3',
+  'lead_1',
+  'rpt_1',
+  'AAPL',
+  'NVDA',
+  'CA',
+  'software',
+  '2026-02-30',
+  '2026-01-01',
+  'purchase',
+  'insider_buy',
+  '-ai_score',
+  'name',
+  'b2b,legal',
+  'new',
+  'contacted',
+  'csv',
+  'live',
+  'sandbox',
+  'Pelosi',
+  'personal injury',
+];
 
 const hugeNumber = fc.oneof(
   fc.bigInt({ min: -(10n ** 40n), max: 10n ** 40n }).map(String),
@@ -29,7 +107,11 @@ export const unsafeText = fc
 
 /** A long string: 100 kB (past what a URL may hold), or 3,000 characters (past text limits, within a URL). */
 const longText = fc.oneof(
-  fc.constantFrom(100_000, 3_000, 2_001).chain((length) => fc.constantFrom('x', 'é', '😀', "'").map((unit) => unit.repeat(Math.ceil(length / unit.length)))),
+  fc
+    .constantFrom(100_000, 3_000, 2_001)
+    .chain((length) =>
+      fc.constantFrom('x', 'é', '😀', "'").map((unit) => unit.repeat(Math.ceil(length / unit.length))),
+    ),
 );
 
 /** Any value a client could put in a query or path parameter. */
@@ -59,7 +141,15 @@ export const hostileJson: fc.Arbitrary<unknown> = fc.letrec<{ value: unknown }>(
   value: fc.oneof(
     { depthSize: 'small', withCrossShrink: true },
     { arbitrary: hostileString, weight: 6 },
-    { arbitrary: fc.oneof(fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.boolean(), fc.constant(null)), weight: 3 },
+    {
+      arbitrary: fc.oneof(
+        fc.integer(),
+        fc.double({ noNaN: true, noDefaultInfinity: true }),
+        fc.boolean(),
+        fc.constant(null),
+      ),
+      weight: 3,
+    },
     { arbitrary: fc.array(tie('value'), { maxLength: 25 }), weight: 1 },
     { arbitrary: fc.dictionary(parameterName(PLAUSIBLE.slice(0, 3)), tie('value'), { maxKeys: 4 }), weight: 1 },
   ),
@@ -78,7 +168,9 @@ export function encodeLoosely(value: string): string {
   for (const character of value) {
     const unit = character.charCodeAt(0);
     if (character.length === 1 && unit >= 0xd800 && unit <= 0xdfff) {
-      encoded += [0xe0 | (unit >> 12), 0x80 | ((unit >> 6) & 0x3f), 0x80 | (unit & 0x3f)].map((byte) => `%${byte.toString(16).toUpperCase()}`).join('');
+      encoded += [0xe0 | (unit >> 12), 0x80 | ((unit >> 6) & 0x3f), 0x80 | (unit & 0x3f)]
+        .map((byte) => `%${byte.toString(16).toUpperCase()}`)
+        .join('');
     } else encoded += encodeURIComponent(character);
   }
   return encoded;

@@ -24,7 +24,10 @@ export function expectDocumentedResponse({ request, status, contentType, text }:
   if (status < 400) return;
   expect(contentType, context).toMatch(/^application\/json/);
   const body = JSON.parse(text) as Record<string, unknown>;
-  expect(Object.keys(body).filter((key) => !ERROR_BODY_KEYS.has(key)), context).toEqual([]);
+  expect(
+    Object.keys(body).filter((key) => !ERROR_BODY_KEYS.has(key)),
+    context,
+  ).toEqual([]);
   expect(typeof body.error === 'string' && Object.hasOwn(STATUS_BY_CODE, body.error), context).toBe(true);
   const code = body.error as keyof typeof STATUS_BY_CODE;
   if (FRAMEWORK_STATUSES.has(status)) expect(code, context).toBe('invalid_parameter');
@@ -32,7 +35,10 @@ export function expectDocumentedResponse({ request, status, contentType, text }:
   expect(typeof body.message, context).toBe('string');
   if (status === 400) {
     expect(body.details, context).toBeTypeOf('object');
-    expect(Object.values(body.details as object).every((problem) => typeof problem === 'string'), context).toBe(true);
+    expect(
+      Object.values(body.details as object).every((problem) => typeof problem === 'string'),
+      context,
+    ).toBe(true);
   }
   expect(text, context).not.toMatch(/FST_ERR|\.ts:\d+|\bat [\w.]+ \(|SELECT |Prisma/);
 }

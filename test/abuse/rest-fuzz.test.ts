@@ -19,7 +19,9 @@ let recordIds: string[];
 
 beforeAll(async () => {
   service = await startTestService({ sandboxScale: 300 });
-  const rows = await service.databases.sandbox.sql.query<{ id: number }>('SELECT id FROM companies ORDER BY id LIMIT 3');
+  const rows = await service.databases.sandbox.sql.query<{ id: number }>(
+    'SELECT id FROM companies ORDER BY id LIMIT 3',
+  );
   recordIds = rows.map((row) => `b2b_${row.id}`);
 });
 afterAll(() => service?.stop());
@@ -68,8 +70,14 @@ async function send(attack: Attack): Promise<number> {
   });
   const text = await response.text();
   const request = `${attack.route.method} ${url.slice(0, 300)}${body !== undefined ? `\n${body.slice(0, 300)}` : ''}`;
-  expectDocumentedResponse({ request, status: response.status, contentType: response.headers.get('content-type') ?? '', text });
-  if (response.status >= 400) expect(await rowCounts(attack.route.writes), `${request}\n→ ${response.status}: wrote rows`).toEqual(before);
+  expectDocumentedResponse({
+    request,
+    status: response.status,
+    contentType: response.headers.get('content-type') ?? '',
+    text,
+  });
+  if (response.status >= 400)
+    expect(await rowCounts(attack.route.writes), `${request}\n→ ${response.status}: wrote rows`).toEqual(before);
   return response.status;
 }
 
@@ -82,7 +90,9 @@ async function saveLead(key: string): Promise<string> {
 /** Plausible path values, so attacks on the query or body reach the route's handler. */
 const plausiblePath = (route: AttackedRoute) =>
   fc.record(
-    Object.fromEntries(route.params.map((name) => [name, fc.constantFrom('b2b_1', 'AAPL', 'lead_1', '2026-01-01', 'rpt_1')])),
+    Object.fromEntries(
+      route.params.map((name) => [name, fc.constantFrom('b2b_1', 'AAPL', 'lead_1', '2026-01-01', 'rpt_1')]),
+    ),
   ) as fc.Arbitrary<Record<string, string>>;
 
 const leadsPath = (route: AttackedRoute) => route.path.startsWith('/api/v1/leads/');
@@ -110,9 +120,13 @@ describe('abuse of every route', () => {
       ),
     ],
     settings,
-  )('query parameters: never a 5xx, always the error body, nothing written', async (attack) => {
-    await send(attack);
-  }, timeout);
+  )(
+    'query parameters: never a 5xx, always the error body, nothing written',
+    async (attack) => {
+      await send(attack);
+    },
+    timeout,
+  );
 
   test.prop(
     [
@@ -121,7 +135,10 @@ describe('abuse of every route', () => {
           route: fc.constant(route),
           path: fc.record(
             Object.fromEntries(
-              route.params.map((name) => [name, leadsPath(route) ? fc.oneof(hostileString, fc.constant(OWN_LEAD)) : hostileString]),
+              route.params.map((name) => [
+                name,
+                leadsPath(route) ? fc.oneof(hostileString, fc.constant(OWN_LEAD)) : hostileString,
+              ]),
             ),
           ) as fc.Arbitrary<Record<string, string | typeof OWN_LEAD>>,
           query: fc.constant([] as [string, string][]),
@@ -129,16 +146,22 @@ describe('abuse of every route', () => {
       ),
     ],
     settings,
-  )('path parameters: never a 5xx, always the error body, nothing written', async (attack) => {
-    await send(attack);
-  }, timeout);
+  )(
+    'path parameters: never a 5xx, always the error body, nothing written',
+    async (attack) => {
+      await send(attack);
+    },
+    timeout,
+  );
 
   test.prop(
     [
       fc.constantFrom(...ATTACKED_ROUTES.filter((route) => route.body.length > 0)).chain((route) =>
         fc.record({
           route: fc.constant(route),
-          path: fc.record(Object.fromEntries(route.params.map((name) => [name, fc.constant(OWN_LEAD)]))) as fc.Arbitrary<Record<string, typeof OWN_LEAD>>,
+          path: fc.record(
+            Object.fromEntries(route.params.map((name) => [name, fc.constant(OWN_LEAD)])),
+          ) as fc.Arbitrary<Record<string, typeof OWN_LEAD>>,
           query: fc.constant([] as [string, string][]),
           body: fc.oneof(
             { arbitrary: hostileBody(route.body).map((json) => ({ json })), weight: 8 },
@@ -149,32 +172,54 @@ describe('abuse of every route', () => {
       ),
     ],
     settings,
-  )('JSON bodies: never a 5xx, always the error body, nothing written on refusal', async (attack) => {
-    await send(attack);
-  }, timeout);
+  )(
+    'JSON bodies: never a 5xx, always the error body, nothing written on refusal',
+    async (attack) => {
+      await send(attack);
+    },
+    timeout,
+  );
 
   test.prop(
     [
-      fc.constantFrom(...ATTACKED_ROUTES.filter((route) => route.operation && route.variables.length > 0)).chain((route) =>
-        fc.record({ route: fc.constant(route), variable: fc.constantFrom(...route.variables), value: unsafeText, viaGet: fc.boolean() }),
-      ),
+      fc
+        .constantFrom(...ATTACKED_ROUTES.filter((route) => route.operation && route.variables.length > 0))
+        .chain((route) =>
+          fc.record({
+            route: fc.constant(route),
+            variable: fc.constantFrom(...route.variables),
+            value: unsafeText,
+            viaGet: fc.boolean(),
+          }),
+        ),
     ],
     settings,
-  )('GraphQL variables with NUL or an unpaired surrogate: a 400 invalid_parameter, nothing written', async ({ route, variable, value, viaGet }) => {
-    const { key } = await service.createKey({ plan: 'institutional', mode: 'sandbox' });
-    const variables = { [variable]: value };
-    const before = await rowCounts(route.writes);
-    // GET carries the variables as JSON text in the query string (escaped), POST in the JSON body; mutations only POST.
-    const get = viaGet && route.operation!.trimStart().startsWith('query');
-    const response = get
-      ? await service.request('GET', `/graphql?query=${encodeURIComponent(route.operation!)}&variables=${encodeURIComponent(JSON.stringify(variables))}`, {
-          key,
-          headers: { 'apollo-require-preflight': 'true' },
-        })
-      : await service.request('POST', '/graphql', { key, body: { query: route.operation, variables } });
-    const context = `${route.method} ${route.path} $${variable}=${JSON.stringify(value)} via ${get ? 'GET' : 'POST'}\n→ ${response.status} ${response.text.slice(0, 300)}`;
-    expect(response.status, context).toBe(400);
-    expect(response.body.errors?.[0]?.extensions, context).toEqual({ code: 'invalid_parameter', details: { [variable]: expect.any(String) } });
-    expect(await rowCounts(route.writes), context).toEqual(before);
-  }, timeout);
+  )(
+    'GraphQL variables with NUL or an unpaired surrogate: a 400 invalid_parameter, nothing written',
+    async ({ route, variable, value, viaGet }) => {
+      const { key } = await service.createKey({ plan: 'institutional', mode: 'sandbox' });
+      const variables = { [variable]: value };
+      const before = await rowCounts(route.writes);
+      // GET carries the variables as JSON text in the query string (escaped), POST in the JSON body; mutations only POST.
+      const get = viaGet && route.operation!.trimStart().startsWith('query');
+      const response = get
+        ? await service.request(
+            'GET',
+            `/graphql?query=${encodeURIComponent(route.operation!)}&variables=${encodeURIComponent(JSON.stringify(variables))}`,
+            {
+              key,
+              headers: { 'apollo-require-preflight': 'true' },
+            },
+          )
+        : await service.request('POST', '/graphql', { key, body: { query: route.operation, variables } });
+      const context = `${route.method} ${route.path} $${variable}=${JSON.stringify(value)} via ${get ? 'GET' : 'POST'}\n→ ${response.status} ${response.text.slice(0, 300)}`;
+      expect(response.status, context).toBe(400);
+      expect(response.body.errors?.[0]?.extensions, context).toEqual({
+        code: 'invalid_parameter',
+        details: { [variable]: expect.any(String) },
+      });
+      expect(await rowCounts(route.writes), context).toEqual(before);
+    },
+    timeout,
+  );
 });

@@ -28,7 +28,10 @@ export const BODY_FIELDS: Record<string, { fields: string[]; writes: WrittenTabl
   'POST /api/v1/leads': { fields: ['record_id', 'notes', 'tags'], writes: ['leads'] },
   'PATCH /api/v1/leads/:id': { fields: ['status', 'notes', 'tags'], writes: ['leads'] },
   'DELETE /api/v1/leads/:id': { fields: [], writes: ['leads'] },
-  'POST /api/v1/reports/generate': { fields: ['vertical', 'record_type', 'filters', 'format', 'fields'], writes: ['report_jobs'] },
+  'POST /api/v1/reports/generate': {
+    fields: ['vertical', 'record_type', 'filters', 'format', 'fields'],
+    writes: ['report_jobs'],
+  },
   'POST /api/watchlist': { fields: ['ticker', 'company_name'], writes: ['watchlist_entries'] },
   'GET /api/watchlist/:ticker': { fields: [], writes: ['watchlist_entries'] },
   'DELETE /api/watchlist/:ticker': { fields: [], writes: ['watchlist_entries'] },
@@ -36,12 +39,48 @@ export const BODY_FIELDS: Record<string, { fields: string[]; writes: WrittenTabl
 
 /** Routes outside the REST tables: account routes, usage, the report download. */
 const OTHER_ROUTES: AttackedRoute[] = [
-  { method: 'POST', path: '/api/auth/login', public: true, query: [], params: [], body: ['email', 'password'], variables: [], writes: ['accounts', 'api_keys'] },
-  { method: 'POST', path: '/api/keys', public: false, query: [], params: [], body: ['name', 'mode'], variables: [], writes: ['api_keys'] },
+  {
+    method: 'POST',
+    path: '/api/auth/login',
+    public: true,
+    query: [],
+    params: [],
+    body: ['email', 'password'],
+    variables: [],
+    writes: ['accounts', 'api_keys'],
+  },
+  {
+    method: 'POST',
+    path: '/api/keys',
+    public: false,
+    query: [],
+    params: [],
+    body: ['name', 'mode'],
+    variables: [],
+    writes: ['api_keys'],
+  },
   { method: 'GET', path: '/api/keys', public: false, query: [], params: [], body: [], variables: [], writes: [] },
-  { method: 'DELETE', path: '/api/keys/:id', public: false, query: [], params: ['id'], body: [], variables: [], writes: ['api_keys'] },
+  {
+    method: 'DELETE',
+    path: '/api/keys/:id',
+    public: false,
+    query: [],
+    params: ['id'],
+    body: [],
+    variables: [],
+    writes: ['api_keys'],
+  },
   { method: 'GET', path: '/api/v1/usage', public: false, query: [], params: [], body: [], variables: [], writes: [] },
-  { method: 'GET', path: '/api/v1/reports/:id/download', public: false, query: [], params: ['id'], body: [], variables: [], writes: [] },
+  {
+    method: 'GET',
+    path: '/api/v1/reports/:id/download',
+    public: false,
+    query: [],
+    params: ['id'],
+    body: [],
+    variables: [],
+    writes: [],
+  },
 ];
 
 export const routeKey = (route: { method: string; path: string }) => `${route.method} ${route.path}`;

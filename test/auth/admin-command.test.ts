@@ -29,14 +29,37 @@ describe('npm run admin', () => {
   };
 
   it('creates an account and keys, printing one JSON line each, stored as the service reads them', async () => {
-    const account = await admin('create-account', '--email', 'Ops@Example.com', '--password', 'long enough secret', '--plan', 'professional', '--json');
+    const account = await admin(
+      'create-account',
+      '--email',
+      'Ops@Example.com',
+      '--password',
+      'long enough secret',
+      '--plan',
+      'professional',
+      '--json',
+    );
     const created = JSON.parse(account.stdout) as { account_id: string; email: string; plan: string };
     expect(created).toEqual({ account_id: expect.any(String), email: 'ops@example.com', plan: 'professional' });
 
-    const keyRun = await admin('create-key', '--plan', 'professional', '--mode', 'live', '--email', 'ops@example.com', '--json');
+    const keyRun = await admin(
+      'create-key',
+      '--plan',
+      'professional',
+      '--mode',
+      'live',
+      '--email',
+      'ops@example.com',
+      '--json',
+    );
     expect(keyRun.stdout.trim().split('\n')).toHaveLength(1);
     const key = JSON.parse(keyRun.stdout) as { key: string; account_id: string; plan: string; mode: string };
-    expect(key).toEqual({ key: expect.stringMatching(/^sk_live_/), account_id: created.account_id, plan: 'professional', mode: 'live' });
+    expect(key).toEqual({
+      key: expect.stringMatching(/^sk_live_/),
+      account_id: created.account_id,
+      plan: 'professional',
+      mode: 'live',
+    });
 
     const sandbox = JSON.parse((await admin('create-key', '--plan', 'analyst', '--mode', 'sandbox', '--json')).stdout);
     expect(sandbox.key).toMatch(/^sk_test_/);
@@ -44,11 +67,17 @@ describe('npm run admin', () => {
 
     const control = await openDatabase({ mode: 'live', dataDir });
     try {
-      const row = await control.prisma.apiKey.findUniqueOrThrow({ where: { hash: hashKey(key.key) }, include: { account: true } });
+      const row = await control.prisma.apiKey.findUniqueOrThrow({
+        where: { hash: hashKey(key.key) },
+        include: { account: true },
+      });
       expect(row.accountId).toBe(created.account_id);
       expect(row.mode).toBe('live');
       expect(await verifyPassword('long enough secret', row.account.passwordHash)).toBe(true);
-      const other = await control.prisma.apiKey.findUniqueOrThrow({ where: { hash: hashKey(sandbox.key) }, include: { account: true } });
+      const other = await control.prisma.apiKey.findUniqueOrThrow({
+        where: { hash: hashKey(sandbox.key) },
+        include: { account: true },
+      });
       expect(other.account.plan).toBe('analyst');
     } finally {
       await control.close();
@@ -56,8 +85,16 @@ describe('npm run admin', () => {
   }, 300_000);
 
   it('refuses bad arguments with exit code 2 and a usage message', async () => {
-    for (const args of [['create-key', '--plan', 'gold', '--mode', 'live'], ['create-key', '--plan', 'analyst'], ['frobnicate'], []]) {
-      const failure = await admin(...args).then(() => undefined, (error: { code: number; stderr: string }) => error);
+    for (const args of [
+      ['create-key', '--plan', 'gold', '--mode', 'live'],
+      ['create-key', '--plan', 'analyst'],
+      ['frobnicate'],
+      [],
+    ]) {
+      const failure = await admin(...args).then(
+        () => undefined,
+        (error: { code: number; stderr: string }) => error,
+      );
       expect(failure, args.join(' ')).toBeDefined();
       expect(failure!.code).toBe(2);
       expect(failure!.stderr).toContain('usage:');

@@ -14,20 +14,33 @@ describe('accounts, session tokens and API keys', () => {
   const password = 'correct horse battery';
 
   beforeAll(async () => {
-    service = await startTestService({ server: { sessions: createSessionTokens({ secrets: SECRETS, ttlSeconds: 600 }) } });
+    service = await startTestService({
+      server: { sessions: createSessionTokens({ secrets: SECRETS, ttlSeconds: 600 }) },
+    });
     const account = await createAccount(service.databases.live, 'professional', email);
-    await service.databases.live.prisma.account.update({ where: { id: account.id }, data: { passwordHash: await hashPassword(password) } });
+    await service.databases.live.prisma.account.update({
+      where: { id: account.id },
+      data: { passwordHash: await hashPassword(password) },
+    });
   });
   afterAll(() => service?.stop());
 
   async function login() {
     const response = await service.request('POST', '/api/auth/login', { body: { email, password } });
     expect(response.status, response.text).toBe(200);
-    return response.body as { token: string; token_type: string; expires_at: string; account: { id: string; plan: string } };
+    return response.body as {
+      token: string;
+      token_type: string;
+      expires_at: string;
+      account: { id: string; plan: string };
+    };
   }
 
   it('stores the password with a slow KDF, never in clear', async () => {
-    const [row] = await service.databases.live.sql.query<{ password_hash: string }>('SELECT password_hash FROM accounts WHERE email = $1', [email]);
+    const [row] = await service.databases.live.sql.query<{ password_hash: string }>(
+      'SELECT password_hash FROM accounts WHERE email = $1',
+      [email],
+    );
     expect(row!.password_hash).toMatch(/^scrypt\$32768\$8\$1\$/);
     expect(row!.password_hash).not.toContain(password);
   });
@@ -44,7 +57,9 @@ describe('accounts, session tokens and API keys', () => {
 
   it('refuses a wrong password and an unknown address with the same 401', async () => {
     const wrong = await service.request('POST', '/api/auth/login', { body: { email, password: 'nope nope nope' } });
-    const unknown = await service.request('POST', '/api/auth/login', { body: { email: 'nobody@example.com', password } });
+    const unknown = await service.request('POST', '/api/auth/login', {
+      body: { email: 'nobody@example.com', password },
+    });
     expect(wrong.status).toBe(401);
     expect(wrong.body).toEqual({ error: 'unauthorized', message: 'The e-mail address or password is incorrect.' });
     expect(unknown.status).toBe(401);
@@ -54,9 +69,14 @@ describe('accounts, session tokens and API keys', () => {
   it('refuses an 11th failed login in a minute with a 429 and Retry-After, even with the right password', async () => {
     const target = 'target@example.com';
     const account = await createAccount(service.databases.live, 'analyst', target);
-    await service.databases.live.prisma.account.update({ where: { id: account.id }, data: { passwordHash: await hashPassword(password) } });
+    await service.databases.live.prisma.account.update({
+      where: { id: account.id },
+      data: { passwordHash: await hashPassword(password) },
+    });
     for (let attempt = 0; attempt < 10; attempt += 1) {
-      const response = await service.request('POST', '/api/auth/login', { body: { email: target, password: `guess-${attempt}` } });
+      const response = await service.request('POST', '/api/auth/login', {
+        body: { email: target, password: `guess-${attempt}` },
+      });
       expect(response.status).toBe(401);
     }
     const blocked = await service.request('POST', '/api/auth/login', { body: { email: target, password } });
@@ -80,7 +100,9 @@ describe('accounts, session tokens and API keys', () => {
     expect(created.body).toMatchObject({ name: 'ci', mode: 'live', last_used_at: null, revoked_at: null });
 
     const stored = await service.databases.live.sql.query<{ hash: string; prefix: string }>(
-      'SELECT hash, prefix FROM api_keys WHERE id = $1', [created.body.id]);
+      'SELECT hash, prefix FROM api_keys WHERE id = $1',
+      [created.body.id],
+    );
     expect(stored[0]!.hash).not.toContain(created.body.key);
     expect(created.body.key.startsWith(stored[0]!.prefix)).toBe(true);
 
@@ -135,18 +157,32 @@ describe('accounts, session tokens and API keys', () => {
   it('answers missing, malformed, unknown, forged and expired credentials with one 401 body, on REST and GraphQL', async () => {
     const { token } = await login();
     const [header, payload] = token.split('.');
-    const foreign = await createSessionTokens({ secrets: ['c'.repeat(32)], ttlSeconds: 600 }).issue((await login()).account.id);
+    const foreign = await createSessionTokens({ secrets: ['c'.repeat(32)], ttlSeconds: 600 }).issue(
+      (await login()).account.id,
+    );
     const expired = await createSessionTokens({ secrets: SECRETS, ttlSeconds: 60 }).issue((await login()).account.id);
     const expiredToken = await (async () => {
       // jose refuses to sign an expired token directly; a token signed with an expiry in the past stands in.
       const { SignJWT } = await import('jose');
       const kid = JSON.parse(Buffer.from(expired.token.split('.')[0]!, 'base64url').toString()).kid;
-      return new SignJWT({}).setProtectedHeader({ alg: 'HS256', kid }).setSubject((await login()).account.id)
-        .setIssuer('data-graph').setIssuedAt(1_600_000_000).setExpirationTime(1_600_000_600).sign(new TextEncoder().encode(SECRETS[0]));
+      return new SignJWT({})
+        .setProtectedHeader({ alg: 'HS256', kid })
+        .setSubject((await login()).account.id)
+        .setIssuer('data-graph')
+        .setIssuedAt(1_600_000_000)
+        .setExpirationTime(1_600_000_600)
+        .sign(new TextEncoder().encode(SECRETS[0]));
     })();
     const credentials: (string | undefined)[] = [
-      undefined, 'Bearer', 'Basic abc', 'Bearer sk_live_unknown', 'Bearer sk_test_', 'Bearer nonsense',
-      `Bearer ${header}.${payload}.forgedsignature`, `Bearer ${foreign.token}`, `Bearer ${expiredToken}`,
+      undefined,
+      'Bearer',
+      'Basic abc',
+      'Bearer sk_live_unknown',
+      'Bearer sk_test_',
+      'Bearer nonsense',
+      `Bearer ${header}.${payload}.forgedsignature`,
+      `Bearer ${foreign.token}`,
+      `Bearer ${expiredToken}`,
     ];
     for (const authorization of credentials) {
       const headers: Record<string, string> = authorization ? { authorization } : {};
@@ -160,14 +196,19 @@ describe('accounts, session tokens and API keys', () => {
   });
 
   it('accepts tokens signed with an older secret still listed (rotation)', async () => {
-    const older = await createSessionTokens({ secrets: [SECRETS[1]!], ttlSeconds: 600 }).issue((await login()).account.id);
+    const older = await createSessionTokens({ secrets: [SECRETS[1]!], ttlSeconds: 600 }).issue(
+      (await login()).account.id,
+    );
     const response = await service.request('GET', '/api/keys', { key: older.token });
     expect(response.status, response.text).toBe(200);
   });
 
   it('lets a session token call GraphQL as its account', async () => {
     const { token } = await login();
-    const response = await service.request('POST', '/graphql', { key: token, body: { query: '{ signals(limit: 1) { nodes { id } } }' } });
+    const response = await service.request('POST', '/graphql', {
+      key: token,
+      body: { query: '{ signals(limit: 1) { nodes { id } } }' },
+    });
     expect(response.status, response.text).toBe(200);
     expect(response.body.errors).toBeUndefined();
   });

@@ -25,10 +25,15 @@ describe('credentials act only within their grant', () => {
   const password = 'grant table passphrase';
 
   beforeAll(async () => {
-    service = await startTestService({ server: { sessions: createSessionTokens({ secrets: [SECRET], ttlSeconds: 600 }) } });
+    service = await startTestService({
+      server: { sessions: createSessionTokens({ secrets: [SECRET], ttlSeconds: 600 }) },
+    });
     const account = await createAccount(service.databases.live, 'institutional', email);
     accountId = account.id;
-    await service.databases.live.prisma.account.update({ where: { id: accountId }, data: { passwordHash: await hashPassword(password) } });
+    await service.databases.live.prisma.account.update({
+      where: { id: accountId },
+      data: { passwordHash: await hashPassword(password) },
+    });
     sandboxKey = (await createApiKey(service.databases.live, accountId, 'sandbox', 'demo')).key;
     liveKey = await createApiKey(service.databases.live, accountId, 'live', 'prod');
     const login = await service.request('POST', '/api/auth/login', { body: { email, password } });
@@ -38,7 +43,14 @@ describe('credentials act only within their grant', () => {
   afterAll(() => service?.stop());
 
   const keyCount = async () =>
-    Number((await service.databases.live.sql.query<{ n: number }>('SELECT count(*)::int AS n FROM api_keys WHERE account_id = $1', [accountId]))[0]!.n);
+    Number(
+      (
+        await service.databases.live.sql.query<{ n: number }>(
+          'SELECT count(*)::int AS n FROM api_keys WHERE account_id = $1',
+          [accountId],
+        )
+      )[0]!.n,
+    );
 
   it('refuses a sandbox key every key creation with the documented 403, writing nothing', async () => {
     const before = await keyCount();
@@ -77,7 +89,10 @@ describe('credentials act only within their grant', () => {
     const before = await keyCount();
     for (const credential of [session, liveKey.key]) {
       for (const mode of ['live', 'sandbox'] as const) {
-        const created = await service.request('POST', '/api/keys', { key: credential, body: { mode, name: `by-${mode}` } });
+        const created = await service.request('POST', '/api/keys', {
+          key: credential,
+          body: { mode, name: `by-${mode}` },
+        });
         expect(created.status, created.text).toBe(201);
         expect(created.body.key).toMatch(mode === 'live' ? /^sk_live_/ : /^sk_test_/);
       }
@@ -100,7 +115,8 @@ describe('credentials act only within their grant', () => {
 
     const before = await keyCount();
     const create = await service.request('POST', '/api/keys?plan=institutional', {
-      key: session, body: { name: 'x', mode: 'live', account_id: '00000000-0000-0000-0000-000000000000', plan: 'institutional' },
+      key: session,
+      body: { name: 'x', mode: 'live', account_id: '00000000-0000-0000-0000-000000000000', plan: 'institutional' },
     });
     expect(create.status).toBe(400);
     expect(Object.keys(create.body.details).sort()).toEqual(['account_id', 'plan']);
@@ -112,7 +128,9 @@ describe('credentials act only within their grant', () => {
     expect([withQuery.status, withBody.status]).toEqual([400, 400]);
     expect(withQuery.body.details).toEqual({ force: 'is not a parameter of this endpoint' });
     expect(withBody.body.details).toEqual({ reason: 'is not a parameter of this endpoint' });
-    expect((await service.databases.live.prisma.apiKey.findUniqueOrThrow({ where: { id: target.id } })).revokedAt).toBeNull();
+    expect(
+      (await service.databases.live.prisma.apiKey.findUniqueOrThrow({ where: { id: target.id } })).revokedAt,
+    ).toBeNull();
 
     const login = await service.request('POST', '/api/auth/login', { body: { email, password, remember: true } });
     expect(login.status).toBe(400);
@@ -128,16 +146,38 @@ describe('credentials act only within their grant', () => {
     const tokens = {
       unsigned: `${base64({ alg: 'none', typ: 'JWT' })}.${base64(claims)}.`,
       noneWithSignature: `${base64({ alg: 'none', kid })}.${base64(claims)}.c2lnbmF0dXJl`,
-      hs512: await new SignJWT({}).setProtectedHeader({ alg: 'HS512', kid }).setSubject(accountId).setIssuer('data-graph')
-        .setIssuedAt().setExpirationTime(now + 600).sign(secret),
-      noExp: await new SignJWT({}).setProtectedHeader({ alg: 'HS256', kid }).setSubject(accountId).setIssuer('data-graph')
-        .setIssuedAt().sign(secret),
-      noIat: await new SignJWT({}).setProtectedHeader({ alg: 'HS256', kid }).setSubject(accountId).setIssuer('data-graph')
-        .setExpirationTime(now + 600).sign(secret),
-      noSub: await new SignJWT({}).setProtectedHeader({ alg: 'HS256', kid }).setIssuer('data-graph')
-        .setIssuedAt().setExpirationTime(now + 600).sign(secret),
-      tooOld: await new SignJWT({}).setProtectedHeader({ alg: 'HS256', kid }).setSubject(accountId).setIssuer('data-graph')
-        .setIssuedAt(now - 3600).setExpirationTime(now + 600).sign(secret),
+      hs512: await new SignJWT({})
+        .setProtectedHeader({ alg: 'HS512', kid })
+        .setSubject(accountId)
+        .setIssuer('data-graph')
+        .setIssuedAt()
+        .setExpirationTime(now + 600)
+        .sign(secret),
+      noExp: await new SignJWT({})
+        .setProtectedHeader({ alg: 'HS256', kid })
+        .setSubject(accountId)
+        .setIssuer('data-graph')
+        .setIssuedAt()
+        .sign(secret),
+      noIat: await new SignJWT({})
+        .setProtectedHeader({ alg: 'HS256', kid })
+        .setSubject(accountId)
+        .setIssuer('data-graph')
+        .setExpirationTime(now + 600)
+        .sign(secret),
+      noSub: await new SignJWT({})
+        .setProtectedHeader({ alg: 'HS256', kid })
+        .setIssuer('data-graph')
+        .setIssuedAt()
+        .setExpirationTime(now + 600)
+        .sign(secret),
+      tooOld: await new SignJWT({})
+        .setProtectedHeader({ alg: 'HS256', kid })
+        .setSubject(accountId)
+        .setIssuer('data-graph')
+        .setIssuedAt(now - 3600)
+        .setExpirationTime(now + 600)
+        .sign(secret),
     };
     for (const [name, token] of Object.entries(tokens)) {
       const response = await service.request('GET', '/api/keys', { key: token });
@@ -145,8 +185,13 @@ describe('credentials act only within their grant', () => {
       expect(response.body, name).toEqual(UNAUTHORIZED);
     }
     // The same secret and claims with HS256 and exp are accepted: the refusals above are about what was changed.
-    const good = await new SignJWT({}).setProtectedHeader({ alg: 'HS256', kid }).setSubject(accountId).setIssuer('data-graph')
-      .setIssuedAt().setExpirationTime(now + 600).sign(secret);
+    const good = await new SignJWT({})
+      .setProtectedHeader({ alg: 'HS256', kid })
+      .setSubject(accountId)
+      .setIssuer('data-graph')
+      .setIssuedAt()
+      .setExpirationTime(now + 600)
+      .sign(secret);
     expect((await service.request('GET', '/api/keys', { key: good })).status).toBe(200);
   });
 });

@@ -19,7 +19,9 @@ let key: string;
 
 beforeAll(async () => {
   if (!existsSync(CHROMIUM)) {
-    throw new Error(`The browser tests need Chromium at ${CHROMIUM}: run \`apt-get install -y chromium\` (.ci/run does).`);
+    throw new Error(
+      `The browser tests need Chromium at ${CHROMIUM}: run \`apt-get install -y chromium\` (.ci/run does).`,
+    );
   }
   service = await startTestService({ sandboxScale: 0 });
   ({ key } = await service.createKey({ mode: 'sandbox' }));

@@ -58,12 +58,19 @@ describe('the report download with verticals as its own service', () => {
   const get = (app: FastifyInstance, url: string, key?: string) =>
     app.inject({ method: 'GET', url, headers: key ? { authorization: `Bearer ${key}` } : {} });
   const completed = async (app: FastifyInstance, key: string, body: Record<string, unknown>) => {
-    const queued = await app.inject({ method: 'POST', url: '/api/v1/reports/generate', headers: { authorization: `Bearer ${key}` }, payload: body });
+    const queued = await app.inject({
+      method: 'POST',
+      url: '/api/v1/reports/generate',
+      headers: { authorization: `Bearer ${key}` },
+      payload: body,
+    });
     expect(queued.statusCode, queued.body).toBe(202);
     const id: string = queued.json().data.id;
     const deadline = Date.now() + 30_000;
     for (;;) {
-      const job = await store.databases.sandbox.prisma.reportJob.findUniqueOrThrow({ where: { id: Number(id.slice(4)) } });
+      const job = await store.databases.sandbox.prisma.reportJob.findUniqueOrThrow({
+        where: { id: Number(id.slice(4)) },
+      });
       if (job.status === 'completed') return id;
       if (job.status === 'failed' || Date.now() > deadline) throw new Error(`report ${id}: ${JSON.stringify(job)}`);
       await sleep(50);
@@ -78,7 +85,12 @@ describe('the report download with verticals as its own service', () => {
   beforeAll(async () => {
     store = await createTestDatabases({ sandboxScale: 30 });
     verticalsDir = await mkdtemp(join(tmpdir(), 'verticals-service-'));
-    verticals = await createVerticals({ databases: store.databases, secret: SECRET, dataDir: verticalsDir, reportWorker: WORKER });
+    verticals = await createVerticals({
+      databases: store.databases,
+      secret: SECRET,
+      dataDir: verticalsDir,
+      reportWorker: WORKER,
+    });
     markets = await createMarkets({ databases: store.databases, secret: SECRET });
     for (const app of [verticals, markets]) await app.listen({ port: 0, host: '127.0.0.1' });
     // Same databases and files; it never listens, so it runs no worker of its own.
@@ -94,9 +106,16 @@ describe('the report download with verticals as its own service', () => {
   it('streams the file the verticals service wrote: status, headers and bytes as the one-process route', async () => {
     const { key } = await newKey();
     const csv = await completed(remote, key, { vertical: 'legal', record_type: 'firms', format: 'csv' });
-    const json = await completed(remote, key, { vertical: 'b2b', format: 'json', fields: ['id', 'company', 'revenue'] });
+    const json = await completed(remote, key, {
+      vertical: 'b2b',
+      format: 'json',
+      fields: ['id', 'company', 'revenue'],
+    });
     expect(existsSync(join(verticalsDir, 'reports', 'sandbox', `${csv}.csv`))).toBe(true);
-    for (const [id, type] of [[csv, 'text/csv'], [json, 'application/json']]) {
+    for (const [id, type] of [
+      [csv, 'text/csv'],
+      [json, 'application/json'],
+    ]) {
       const forwarded = await get(remote, `/api/v1/reports/${id}/download`, key);
       expect(forwarded.statusCode).toBe(200);
       expect(forwarded.headers['content-type']).toContain(type);
@@ -111,7 +130,15 @@ describe('the report download with verticals as its own service', () => {
     const analyst = await newKey('analyst');
     const id = await completed(remote, owner.key, { vertical: 'realestate' });
     const failed = await store.databases.sandbox.prisma.reportJob.create({
-      data: { accountId: owner.accountId, vertical: 'b2b', recordType: 'companies', filters: {}, format: 'csv', fields: [], status: 'failed' },
+      data: {
+        accountId: owner.accountId,
+        vertical: 'b2b',
+        recordType: 'companies',
+        filters: {},
+        format: 'csv',
+        fields: [],
+        status: 'failed',
+      },
     });
     const cases: [string, string | undefined, number][] = [
       [`/api/v1/reports/${id}/download`, other.key, 404],
@@ -139,7 +166,9 @@ describe('the report download with verticals as its own service', () => {
       data: { accountId, vertical: 'b2b', recordType: 'companies', filters: {}, format: 'csv', fields: [] },
     });
     await sleep(WORKER.pollMs * 15);
-    expect((await store.databases.sandbox.prisma.reportJob.findUniqueOrThrow({ where: { id: job.id } })).status).toBe('queued');
+    expect((await store.databases.sandbox.prisma.reportJob.findUniqueOrThrow({ where: { id: job.id } })).status).toBe(
+      'queued',
+    );
     await store.databases.sandbox.prisma.reportJob.delete({ where: { id: job.id } });
   });
 
@@ -147,7 +176,10 @@ describe('the report download with verticals as its own service', () => {
     const { key } = await newKey();
     const response = await get(remote, '/api/v1/reports/rpt_1/download', key);
     expect(response.statusCode).toBe(503);
-    expect(response.json()).toEqual({ error: 'service_unavailable', message: 'The verticals service is not reachable. Try again shortly.' });
+    expect(response.json()).toEqual({
+      error: 'service_unavailable',
+      message: 'The verticals service is not reachable. Try again shortly.',
+    });
   });
 
   describe('a verticals service that accepts connections but never answers', () => {

@@ -58,7 +58,11 @@ if (TEST_ENGINE !== 'postgres') {
     const subgraphs: ServiceProcess[] = [];
     const gateways: ServiceProcess[] = [];
 
-    const call = async (gateway: ServiceProcess, path: string, init: { key?: string; token?: string; body?: unknown } = {}) => {
+    const call = async (
+      gateway: ServiceProcess,
+      path: string,
+      init: { key?: string; token?: string; body?: unknown } = {},
+    ) => {
       const credential = init.key ?? init.token;
       const response = await fetch(`${gateway.url}${path}`, {
         method: init.body === undefined ? 'GET' : 'POST',
@@ -69,7 +73,11 @@ if (TEST_ENGINE !== 'postgres') {
         body: init.body === undefined ? undefined : JSON.stringify(init.body),
       });
       const text = await response.text();
-      return { status: response.status, headers: response.headers, body: text.startsWith('{') ? JSON.parse(text) : text };
+      return {
+        status: response.status,
+        headers: response.headers,
+        body: text.startsWith('{') ? JSON.parse(text) : text,
+      };
     };
     const newKey = async (plan: Plan, mode: Mode) => {
       const account = await createAccount(store.databases.live, plan);
@@ -100,8 +108,18 @@ if (TEST_ENGINE !== 'postgres') {
       env.MARKETS_URL = `http://127.0.0.1:${marketsPort}/graphql`;
       verticalsDataDir = join(store.dataDir, 'verticals', 'data');
       const started = await Promise.allSettled([
-        startServiceProcess('scripts/start-subgraph.ts', ['verticals'], { ...env, PORT: String(verticalsPort), DATA_DIR: verticalsDataDir }, SUBGRAPH_READY),
-        startServiceProcess('scripts/start-subgraph.ts', ['markets'], { ...env, PORT: String(marketsPort) }, SUBGRAPH_READY),
+        startServiceProcess(
+          'scripts/start-subgraph.ts',
+          ['verticals'],
+          { ...env, PORT: String(verticalsPort), DATA_DIR: verticalsDataDir },
+          SUBGRAPH_READY,
+        ),
+        startServiceProcess(
+          'scripts/start-subgraph.ts',
+          ['markets'],
+          { ...env, PORT: String(marketsPort) },
+          SUBGRAPH_READY,
+        ),
         startServiceProcess('gateway/main.ts', [], env, GATEWAY_READY),
       ]);
       // Whatever started is stopped by afterAll, even when another process failed to start.
@@ -131,14 +149,19 @@ if (TEST_ENGINE !== 'postgres') {
       expect(migrate.output).toContain('sandbox: up to date');
       for (const gateway of gateways) expect((await call(gateway, '/readyz')).status).toBe(200);
       // Four services started on the empty sandbox; it was seeded once.
-      const [seeded] = await store.databases.sandbox.sql.query<{ count: string }>('SELECT count(*) AS count FROM companies');
+      const [seeded] = await store.databases.sandbox.sql.query<{ count: string }>(
+        'SELECT count(*) AS count FROM companies',
+      );
       expect(Number(seeded!.count)).toBe(10);
     }, 180_000);
 
     it('answers a federated query through either gateway', async () => {
       const { key } = await newKey('institutional', 'sandbox');
       for (const gateway of gateways) {
-        const response = await call(gateway, '/graphql', { key, body: { query: '{ companies(perPage: 1) { nodes { id name } } }' } });
+        const response = await call(gateway, '/graphql', {
+          key,
+          body: { query: '{ companies(perPage: 1) { nodes { id name } } }' },
+        });
         expect(response.status, JSON.stringify(response.body)).toBe(200);
         expect(response.body.data.companies.nodes).toHaveLength(1);
       }
@@ -149,7 +172,9 @@ if (TEST_ENGINE !== 'postgres') {
       // A sliding minute per account, counted in Redis: a burst split across both gateways sees one limit.
       const extra = 12;
       const statuses = await Promise.all(
-        Array.from({ length: ANALYST_PER_MINUTE + extra }, (_, i) => call(gateways[i % 2]!, '/api/signals?limit=1', { key })),
+        Array.from({ length: ANALYST_PER_MINUTE + extra }, (_, i) =>
+          call(gateways[i % 2]!, '/api/signals?limit=1', { key }),
+        ),
       ).then((responses) => responses.map((response) => response.status));
       expect(statuses.filter((status) => status === 200)).toHaveLength(ANALYST_PER_MINUTE);
       expect(statuses.filter((status) => status === 429)).toHaveLength(extra);
@@ -167,12 +192,18 @@ if (TEST_ENGINE !== 'postgres') {
     });
 
     it('verifies a session token issued by one gateway on the other (shared JWT_SECRETS)', async () => {
-      const account = await createAccount(store.databases.live, 'professional', `ops-${randomBytes(4).toString('hex')}@example.com`);
+      const account = await createAccount(
+        store.databases.live,
+        'professional',
+        `ops-${randomBytes(4).toString('hex')}@example.com`,
+      );
       await store.databases.live.prisma.account.update({
         where: { id: account.id },
         data: { passwordHash: await hashPassword('a long enough password') },
       });
-      const login = await call(gateways[0]!, '/api/auth/login', { body: { email: account.email, password: 'a long enough password' } });
+      const login = await call(gateways[0]!, '/api/auth/login', {
+        body: { email: account.email, password: 'a long enough password' },
+      });
       expect(login.status, JSON.stringify(login.body)).toBe(200);
       const keys = await call(gateways[1]!, '/api/keys', { token: login.body.token });
       expect(keys.status, JSON.stringify(keys.body)).toBe(200);
@@ -181,7 +212,9 @@ if (TEST_ENGINE !== 'postgres') {
     it('runs each report job once, in the verticals service, and either gateway serves its file', async () => {
       const { key } = await newKey('professional', 'sandbox');
       const queued = await Promise.all(
-        [0, 1, 0, 1].map((i) => call(gateways[i]!, '/api/v1/reports/generate', { key, body: { vertical: 'b2b', format: 'csv' } })),
+        [0, 1, 0, 1].map((i) =>
+          call(gateways[i]!, '/api/v1/reports/generate', { key, body: { vertical: 'b2b', format: 'csv' } }),
+        ),
       );
       const ids = queued.map((response) => {
         expect(response.status, JSON.stringify(response.body)).toBe(202);
@@ -193,7 +226,8 @@ if (TEST_ENGINE !== 'postgres') {
           'SELECT status, attempts FROM report_jobs WHERE id = ANY($1::int[])',
           [numbers],
         );
-      for (let polls = 0; (await done()).some((job) => job.status !== 'completed') && polls < 60; polls++) await sleep(500);
+      for (let polls = 0; (await done()).some((job) => job.status !== 'completed') && polls < 60; polls++)
+        await sleep(500);
       expect(await done()).toEqual(numbers.map(() => ({ status: 'completed', attempts: 1 })));
       // The worker runs in the verticals service only: every file is in its DATA_DIR, none in the gateways'.
       for (const id of ids) expect(existsSync(join(verticalsDataDir, 'reports', 'sandbox', `${id}.csv`))).toBe(true);
@@ -233,4 +267,3 @@ if (TEST_ENGINE !== 'postgres') {
     }, 60_000);
   });
 }
-

@@ -15,9 +15,16 @@ const COMMANDS = [
   ['bench', 'scripts/bench/main.ts'],
 ] as const;
 
-function run(entry: string, args: string[], dataDir: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function run(
+  entry: string,
+  args: string[],
+  dataDir: string,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const { DATABASE_URL: _live, SANDBOX_DATABASE_URL: _sandbox, ...inherited } = process.env;
-  const child = spawn('node', ['--import', 'tsx', entry, ...args], { cwd: ROOT, env: { ...inherited, DATA_DIR: dataDir, LOG_LEVEL: 'silent' } });
+  const child = spawn('node', ['--import', 'tsx', entry, ...args], {
+    cwd: ROOT,
+    env: { ...inherited, DATA_DIR: dataDir, LOG_LEVEL: 'silent' },
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
@@ -32,19 +39,23 @@ describe('every command answers --help and refuses unknown options', () => {
   });
   afterAll(() => rm(dataDir, { recursive: true, force: true }));
 
-  it.each(COMMANDS)('%s --help prints its usage and exits 0; --no-such-option prints it and exits 2; no database is opened', async (_name, entry) => {
-    const [help, short, unknown] = await Promise.all([
-      run(entry, ['--help'], join(dataDir, entry)),
-      run(entry, ['-h'], join(dataDir, entry)),
-      run(entry, ['--no-such-option'], join(dataDir, entry)),
-    ]);
-    expect(help.code, help.stderr).toBe(0);
-    expect(help.stdout).toMatch(/^usage:/);
-    expect(short.code).toBe(0);
-    expect(short.stdout).toBe(help.stdout);
-    expect(unknown.code, unknown.stderr).toBe(2);
-    expect(unknown.stderr).toContain("Unknown option '--no-such-option'");
-    expect(unknown.stderr).toContain(help.stdout.trim());
-    expect(existsSync(join(dataDir, entry))).toBe(false);
-  }, 300_000);
+  it.each(COMMANDS)(
+    '%s --help prints its usage and exits 0; --no-such-option prints it and exits 2; no database is opened',
+    async (_name, entry) => {
+      const [help, short, unknown] = await Promise.all([
+        run(entry, ['--help'], join(dataDir, entry)),
+        run(entry, ['-h'], join(dataDir, entry)),
+        run(entry, ['--no-such-option'], join(dataDir, entry)),
+      ]);
+      expect(help.code, help.stderr).toBe(0);
+      expect(help.stdout).toMatch(/^usage:/);
+      expect(short.code).toBe(0);
+      expect(short.stdout).toBe(help.stdout);
+      expect(unknown.code, unknown.stderr).toBe(2);
+      expect(unknown.stderr).toContain("Unknown option '--no-such-option'");
+      expect(unknown.stderr).toContain(help.stdout.trim());
+      expect(existsSync(join(dataDir, entry))).toBe(false);
+    },
+    300_000,
+  );
 });

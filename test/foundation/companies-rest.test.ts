@@ -34,9 +34,18 @@ describe('GET /api/v1/b2b/companies', () => {
     expect(data.length).toBe(Math.min(25, expected!.n));
     expect(data.length).toBeGreaterThan(0);
     for (const company of data) {
-      expect(Object.keys(company).sort()).toEqual(
-        ['ai_score', 'company', 'decision_maker', 'email', 'employees', 'id', 'industry', 'revenue', 'state', 'title'],
-      );
+      expect(Object.keys(company).sort()).toEqual([
+        'ai_score',
+        'company',
+        'decision_maker',
+        'email',
+        'employees',
+        'id',
+        'industry',
+        'revenue',
+        'state',
+        'title',
+      ]);
       expect(company.id).toMatch(/^b2b_\d+$/);
       expect(typeof company.company).toBe('string');
       expect(company.industry).toBe('Software');

@@ -84,22 +84,29 @@ describe('Redis stopped while the gateway runs', () => {
 
   it('fails open for the rate limit and the per-field limits (200, no rate-limit headers, counted in a metric) and /readyz answers 503', async () => {
     await redis.stop();
-    const before = (await limitFailOpenTotal.get()).values.find((value) => value.labels.limit === 'rate_limit')?.value ?? 0;
+    const before =
+      (await limitFailOpenTotal.get()).values.find((value) => value.labels.limit === 'rate_limit')?.value ?? 0;
     const [response, elapsed] = await timed(usage);
     expect(response.statusCode, response.body).toBe(200);
     expect(response.headers['x-ratelimit-limit']).toBeUndefined();
     expect(elapsed).toBeLessThan(5_000);
-    const after = (await limitFailOpenTotal.get()).values.find((value) => value.labels.limit === 'rate_limit')?.value ?? 0;
+    const after =
+      (await limitFailOpenTotal.get()).values.find((value) => value.labels.limit === 'rate_limit')?.value ?? 0;
     expect(after).toBeGreaterThan(before);
 
     // Query.ticker has a per-field limit (30 a minute), which fails open too.
-    const fieldBefore = (await limitFailOpenTotal.get()).values.find((value) => value.labels.limit === 'field')?.value ?? 0;
+    const fieldBefore =
+      (await limitFailOpenTotal.get()).values.find((value) => value.labels.limit === 'field')?.value ?? 0;
     const ticker = await app.inject({
-      method: 'POST', url: '/graphql', headers: { authorization: `Bearer ${key}` }, payload: { query: '{ ticker(symbol: "ACME") { found } }' },
+      method: 'POST',
+      url: '/graphql',
+      headers: { authorization: `Bearer ${key}` },
+      payload: { query: '{ ticker(symbol: "ACME") { found } }' },
     });
     expect(ticker.statusCode, ticker.body).toBe(200);
     expect(ticker.json().data.ticker.found).toBe(false);
-    const fieldAfter = (await limitFailOpenTotal.get()).values.find((value) => value.labels.limit === 'field')?.value ?? 0;
+    const fieldAfter =
+      (await limitFailOpenTotal.get()).values.find((value) => value.labels.limit === 'field')?.value ?? 0;
     expect(fieldAfter).toBeGreaterThan(fieldBefore);
 
     const [ready, readyElapsed] = await timed(() => app.inject({ method: 'GET', url: '/readyz' }));
@@ -156,7 +163,12 @@ describe('subgraph services reached by URL', () => {
     return app;
   };
   const graphql = (app: FastifyInstance) =>
-    app.inject({ method: 'POST', url: '/graphql', headers: { authorization: `Bearer ${key}` }, payload: { query: SIGNALS } });
+    app.inject({
+      method: 'POST',
+      url: '/graphql',
+      headers: { authorization: `Bearer ${key}` },
+      payload: { query: SIGNALS },
+    });
 
   beforeAll(async () => {
     store = await createTestDatabases();
@@ -188,7 +200,11 @@ describe('subgraph services reached by URL', () => {
     expect(response.json().errors[0].extensions.code).toBe('service_unavailable');
     expect(response.body).not.toMatch(/ECONNREFUSED|127\.0\.0\.1/);
 
-    const rest = await gateway.inject({ method: 'GET', url: '/api/signals?limit=1', headers: { authorization: `Bearer ${key}` } });
+    const rest = await gateway.inject({
+      method: 'GET',
+      url: '/api/signals?limit=1',
+      headers: { authorization: `Bearer ${key}` },
+    });
     expect(rest.statusCode).toBe(503);
     expect(rest.json()).toEqual({ error: 'service_unavailable', message: expect.any(String) });
   });
@@ -262,7 +278,12 @@ if (TEST_ENGINE === 'postgres') {
           timeouts: { connectMs: 2_000, statementMs: 1_500, queryMs: 2_500, idleInTransactionMs: 3_000 },
         });
       }
-      app = await createServer({ databases: proxied, dataDir: store.dataDir, readinessTimeoutMs: 1_500, requestTimeoutMs: 20_000 });
+      app = await createServer({
+        databases: proxied,
+        dataDir: store.dataDir,
+        readinessTimeoutMs: 1_500,
+        requestTimeoutMs: 20_000,
+      });
       await app.ready();
       key = await liveKey(store.databases);
     });
@@ -274,7 +295,8 @@ if (TEST_ENGINE === 'postgres') {
       await store?.drop();
     });
 
-    const signals = () => app.inject({ method: 'GET', url: '/api/signals?limit=1', headers: { authorization: `Bearer ${key}` } });
+    const signals = () =>
+      app.inject({ method: 'GET', url: '/api/signals?limit=1', headers: { authorization: `Bearer ${key}` } });
 
     it('answers 503 database_unavailable within the configured timeouts, and /readyz 503 promptly', async () => {
       expect((await signals()).statusCode).toBe(200);

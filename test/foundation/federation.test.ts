@@ -52,7 +52,9 @@ describe('the Company entity across subgraphs', () => {
   });
 
   it('pages by cursor through the Relay connection', async () => {
-    const first = await service.graphql(`{ companiesConnection(first: 5) { edges { cursor node { id } } pageInfo { hasNextPage endCursor } } }`);
+    const first = await service.graphql(
+      `{ companiesConnection(first: 5) { edges { cursor node { id } } pageInfo { hasNextPage endCursor } } }`,
+    );
     expect(first.companiesConnection.edges).toHaveLength(5);
     expect(first.companiesConnection.pageInfo.hasNextPage).toBe(true);
     const next = await service.graphql(
@@ -74,7 +76,9 @@ describe('the Company entity across subgraphs', () => {
   });
 
   it('refuses GraphQL without a key', async () => {
-    const response = await service.request('POST', '/graphql', { body: { query: '{ companies { pageInfo { total } } }' } });
+    const response = await service.request('POST', '/graphql', {
+      body: { query: '{ companies { pageInfo { total } } }' },
+    });
     expect(response.status).toBe(401);
     expect(response.body.error).toBe('unauthorized');
   });

@@ -13,12 +13,18 @@ const ORIGIN = 'https://app.example.com';
 const METRICS_TOKEN = 'metrics-token-for-tests-0123456789';
 
 /** The bytes as they came over the wire (fetch would decode them), with the status and headers. */
-function rawPost(url: string, headers: Record<string, string>, body: unknown): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+function rawPost(
+  url: string,
+  headers: Record<string, string>,
+  body: unknown,
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
   return new Promise((resolve, reject) => {
     httpRequest(url, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' } }, (response) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => resolve({ status: response.statusCode!, headers: response.headers, body: Buffer.concat(chunks) }));
+      response.on('end', () =>
+        resolve({ status: response.statusCode!, headers: response.headers, body: Buffer.concat(chunks) }),
+      );
       response.on('error', reject);
     })
       .on('error', reject)
@@ -36,7 +42,11 @@ describe('HTTP basics', () => {
     service = await startTestService({
       sandboxScale: 0,
       // Live counts stay unwritten until the test flushes them, so the meter's backlog is exact.
-      server: { corsOrigins: [ORIGIN, 'http://localhost:5173'], metricsToken: METRICS_TOKEN, usageFlushIntervalMs: 3_600_000 },
+      server: {
+        corsOrigins: [ORIGIN, 'http://localhost:5173'],
+        metricsToken: METRICS_TOKEN,
+        usageFlushIntervalMs: 3_600_000,
+      },
     });
     plain = await startTestService({ sandboxScale: 0 });
     key = (await service.createKey()).key;
@@ -53,7 +63,10 @@ describe('HTTP basics', () => {
       expect(first.headers.get('x-request-id')).toMatch(UUID);
       expect(second.headers.get('x-request-id')).toMatch(UUID);
       expect(first.headers.get('x-request-id')).not.toBe(second.headers.get('x-request-id'));
-      for (const response of [await service.request('GET', '/api/signals'), await service.request('GET', '/no/such/route')]) {
+      for (const response of [
+        await service.request('GET', '/api/signals'),
+        await service.request('GET', '/no/such/route'),
+      ]) {
         expect([401, 404]).toContain(response.status);
         expect(response.headers.get('x-request-id')).toMatch(UUID);
       }
@@ -61,12 +74,21 @@ describe('HTTP basics', () => {
 
     it("echoes a caller's sane id and replaces one that is too long or has odd characters", async () => {
       const given = 'trace-01HZX3.abc:42_Z';
-      expect((await service.request('GET', '/healthz', { headers: { 'x-request-id': given } })).headers.get('x-request-id')).toBe(given);
-      const authenticated = await service.request('GET', '/api/signals?limit=1', { key, headers: { 'x-request-id': given } });
+      expect(
+        (await service.request('GET', '/healthz', { headers: { 'x-request-id': given } })).headers.get('x-request-id'),
+      ).toBe(given);
+      const authenticated = await service.request('GET', '/api/signals?limit=1', {
+        key,
+        headers: { 'x-request-id': given },
+      });
       expect(authenticated.status).toBe(200);
       expect(authenticated.headers.get('x-request-id')).toBe(given);
       for (const bad of ['x'.repeat(129), 'has space', 'semi;colon', '<script>', 'ünï']) {
-        const echoed = (await service.request('GET', '/healthz', { headers: { 'x-request-id': encodeURI(bad) === bad ? bad : bad.replace(/[^\x20-\x7e]/g, '?') } })).headers.get('x-request-id');
+        const echoed = (
+          await service.request('GET', '/healthz', {
+            headers: { 'x-request-id': encodeURI(bad) === bad ? bad : bad.replace(/[^\x20-\x7e]/g, '?') },
+          })
+        ).headers.get('x-request-id');
         expect(echoed, bad).toMatch(UUID);
       }
     });
@@ -85,7 +107,12 @@ describe('HTTP basics', () => {
       Object.assign(logger, { [symbols.streamSym]: { write: (line: string) => lines.push(line) } });
       logger.level = 'warn';
       try {
-        const response = await app.inject({ method: 'POST', url: '/echo', headers: { 'x-request-id': 'req-42' }, payload: { hello: 'world'.repeat(1000) } });
+        const response = await app.inject({
+          method: 'POST',
+          url: '/echo',
+          headers: { 'x-request-id': 'req-42' },
+          payload: { hello: 'world'.repeat(1000) },
+        });
         expect(response.headers['x-request-id']).toBe('req-42');
         logger.warn('outside any request');
       } finally {
@@ -108,21 +135,31 @@ describe('HTTP basics', () => {
     const LARGE = { query: '{ __schema { types { name kind fields { name } } } }' };
     const SMALL = { query: '{ __typename }' };
     const post = (body: unknown, encoding?: string) =>
-      rawPost(`${service.url}/graphql`, { authorization: `Bearer ${key}`, ...(encoding ? { 'accept-encoding': encoding } : {}) }, body);
+      rawPost(
+        `${service.url}/graphql`,
+        { authorization: `Bearer ${key}`, ...(encoding ? { 'accept-encoding': encoding } : {}) },
+        body,
+      );
 
-    it.each([['gzip', gunzipSync], ['br', brotliDecompressSync]] as const)('sends a large JSON answer %s-encoded when asked, the same JSON once decoded', async (encoding, decode) => {
-      const identity = await post(LARGE, 'identity');
-      expect(identity.status).toBe(200);
-      expect(identity.headers['content-encoding']).toBeUndefined();
-      expect(identity.body.length).toBeGreaterThan(1024);
+    it.each([
+      ['gzip', gunzipSync],
+      ['br', brotliDecompressSync],
+    ] as const)(
+      'sends a large JSON answer %s-encoded when asked, the same JSON once decoded',
+      async (encoding, decode) => {
+        const identity = await post(LARGE, 'identity');
+        expect(identity.status).toBe(200);
+        expect(identity.headers['content-encoding']).toBeUndefined();
+        expect(identity.body.length).toBeGreaterThan(1024);
 
-      const encoded = await post(LARGE, encoding);
-      expect(encoded.status).toBe(200);
-      expect(encoded.headers['content-encoding']).toBe(encoding);
-      expect(encoded.headers.vary).toMatch(/accept-encoding/i);
-      expect(encoded.body.length).toBeLessThan(identity.body.length / 2);
-      expect(JSON.parse(decode(encoded.body).toString('utf8'))).toEqual(JSON.parse(identity.body.toString('utf8')));
-    });
+        const encoded = await post(LARGE, encoding);
+        expect(encoded.status).toBe(200);
+        expect(encoded.headers['content-encoding']).toBe(encoding);
+        expect(encoded.headers.vary).toMatch(/accept-encoding/i);
+        expect(encoded.body.length).toBeLessThan(identity.body.length / 2);
+        expect(JSON.parse(decode(encoded.body).toString('utf8'))).toEqual(JSON.parse(identity.body.toString('utf8')));
+      },
+    );
 
     it('prefers brotli when both are accepted, and leaves bodies under 1 kB and clients that ask for nothing alone', async () => {
       const both = await post(LARGE, 'gzip, deflate, br');
@@ -144,15 +181,27 @@ describe('HTTP basics', () => {
       expect(response.status).toBe(200);
       expect(response.headers.get('access-control-allow-origin')).toBe(ORIGIN);
       const exposed = response.headers.get('access-control-expose-headers')!.toLowerCase().split(/,\s*/);
-      for (const header of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after', 'x-usage-calls', 'x-usage-remaining', 'x-request-id']) {
+      for (const header of [
+        'x-ratelimit-limit',
+        'x-ratelimit-remaining',
+        'x-ratelimit-reset',
+        'retry-after',
+        'x-usage-calls',
+        'x-usage-remaining',
+        'x-request-id',
+      ]) {
         expect(exposed).toContain(header);
       }
       expect(response.headers.get('vary')).toMatch(/origin/i);
     });
 
-    it('answers a listed origin\'s preflight without a credential, allowing Authorization and Content-Type', async () => {
+    it("answers a listed origin's preflight without a credential, allowing Authorization and Content-Type", async () => {
       const preflight = await service.request('OPTIONS', '/api/v1/leads', {
-        headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' },
+        headers: {
+          origin: 'http://localhost:5173',
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'authorization, content-type',
+        },
       });
       expect(preflight.status).toBe(204);
       expect(preflight.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
@@ -166,10 +215,14 @@ describe('HTTP basics', () => {
     it('gives other origins, and every origin when none is configured, no CORS header at all', async () => {
       const checks = [
         await service.request('GET', '/api/signals?limit=1', { key, headers: { origin: 'https://evil.example' } }),
-        await service.request('OPTIONS', '/api/signals', { headers: { origin: 'https://evil.example', 'access-control-request-method': 'GET' } }),
+        await service.request('OPTIONS', '/api/signals', {
+          headers: { origin: 'https://evil.example', 'access-control-request-method': 'GET' },
+        }),
         await service.request('GET', '/api/signals?limit=1', { key, headers: { origin: `${ORIGIN}.evil.example` } }),
         await plain.request('GET', '/healthz', { headers: { origin: ORIGIN } }),
-        await plain.request('OPTIONS', '/api/signals', { headers: { origin: ORIGIN, 'access-control-request-method': 'GET' } }),
+        await plain.request('OPTIONS', '/api/signals', {
+          headers: { origin: ORIGIN, 'access-control-request-method': 'GET' },
+        }),
       ];
       for (const response of checks) {
         const cors = [...response.headers.keys()].filter((name) => name.startsWith('access-control-'));
@@ -205,10 +258,17 @@ describe('HTTP basics', () => {
   });
 
   describe('/metrics', () => {
-    const scrape = (authorization?: string) => service.request('GET', '/metrics', { headers: authorization ? { authorization } : {} });
+    const scrape = (authorization?: string) =>
+      service.request('GET', '/metrics', { headers: authorization ? { authorization } : {} });
 
     it('refuses a missing or wrong token with 401, and does not exist when no token is configured', async () => {
-      for (const authorization of [undefined, 'Bearer wrong-token', `Bearer ${METRICS_TOKEN}x`, METRICS_TOKEN, `Bearer ${key}`]) {
+      for (const authorization of [
+        undefined,
+        'Bearer wrong-token',
+        `Bearer ${METRICS_TOKEN}x`,
+        METRICS_TOKEN,
+        `Bearer ${key}`,
+      ]) {
         const response = await scrape(authorization);
         expect(response.status, authorization).toBe(401);
         expect(response.body.error).toBe('unauthorized');
@@ -224,7 +284,9 @@ describe('HTTP basics', () => {
       await service.request('DELETE', '/api/signals', { key });
       // The 11th failed login for one address in a minute is refused (429).
       for (let attempt = 0; attempt < 11; attempt++) {
-        await service.request('POST', '/api/auth/login', { body: { email: 'nobody@example.com', password: 'wrong password' } });
+        await service.request('POST', '/api/auth/login', {
+          body: { email: 'nobody@example.com', password: 'wrong password' },
+        });
       }
 
       const response = await scrape(`Bearer ${METRICS_TOKEN}`);
@@ -233,7 +295,15 @@ describe('HTTP basics', () => {
       // Scrapes are not API calls: no rate-limit or usage headers.
       expect(response.headers.get('x-ratelimit-limit')).toBeNull();
       const text = response.text;
-      for (const family of ['http_requests_total', 'http_request_duration_seconds', 'rate_limit_refusals_total', 'db_pool_connections', 'report_queue_depth', 'usage_meter_unflushed_calls', 'usage_meter_oldest_unflushed_seconds']) {
+      for (const family of [
+        'http_requests_total',
+        'http_request_duration_seconds',
+        'rate_limit_refusals_total',
+        'db_pool_connections',
+        'report_queue_depth',
+        'usage_meter_unflushed_calls',
+        'usage_meter_oldest_unflushed_seconds',
+      ]) {
         expect(text).toContain(`# TYPE ${family} `);
       }
       expect(text).toMatch(/^http_requests_total\{method="GET",route="\/api\/signals",status="200"\} [1-9]/m);
@@ -258,7 +328,9 @@ describe('HTTP basics', () => {
     });
 
     it('counts queued report jobs from the database when scraped', async () => {
-      const before = await service.databases.sandbox.sql.query<{ n: number }>("SELECT count(*)::int AS n FROM report_jobs WHERE status = 'queued'");
+      const before = await service.databases.sandbox.sql.query<{ n: number }>(
+        "SELECT count(*)::int AS n FROM report_jobs WHERE status = 'queued'",
+      );
       expect(before[0]!.n).toBe(0);
       const text = (await scrape(`Bearer ${METRICS_TOKEN}`)).text;
       expect(text).toMatch(/^report_queue_depth\{database="sandbox"\} 0$/m);

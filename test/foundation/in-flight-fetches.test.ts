@@ -18,9 +18,11 @@ import { startTestService } from '../support/service.ts';
 import type { TestService } from '../support/service.ts';
 
 const SECRET = 'a-shared-secret-of-the-gateway';
-const PAGE = 'query Page($industry: String) { companies(industry: $industry, perPage: 5, sort: ID_ASC) { nodes { id name } pageInfo { total } } }';
+const PAGE =
+  'query Page($industry: String) { companies(industry: $industry, perPage: 5, sort: ID_ASC) { nodes { id name } pageInfo { total } } }';
 const WATCHLIST = 'query Watchlist { watchlist { ticker companyName } }';
-const ADD = 'mutation Add($ticker: String) { addWatchlistEntry(input: { ticker: $ticker, companyName: "Acme" }) { created } }';
+const ADD =
+  'mutation Add($ticker: String) { addWatchlistEntry(input: { ticker: $ticker, companyName: "Acme" }) { created } }';
 const REMOVE = 'mutation Remove($ticker: String!) { removeWatchlistEntry(input: { ticker: $ticker }) { ticker } }';
 
 let store: TestDatabases;
@@ -32,8 +34,14 @@ const urls = {} as Record<SubgraphName, string>;
 
 beforeAll(async () => {
   store = await createTestDatabases({ sandboxScale: 30, onQuery: (sql) => statements.push(sql) });
-  accounts = [(await createAccount(store.databases.live, 'institutional')).id, (await createAccount(store.databases.live, 'institutional')).id];
-  for (const [name, create] of [['verticals', createVerticals], ['markets', createMarkets]] as const) {
+  accounts = [
+    (await createAccount(store.databases.live, 'institutional')).id,
+    (await createAccount(store.databases.live, 'institutional')).id,
+  ];
+  for (const [name, create] of [
+    ['verticals', createVerticals],
+    ['markets', createMarkets],
+  ] as const) {
     const app = await create({ databases: store.databases, secret: SECRET });
     await app.listen({ port: 0, host: '127.0.0.1' });
     apps.push(app);
@@ -47,10 +55,18 @@ afterAll(async () => {
 });
 
 /** Sandbox by default: the sandbox database holds the seeded records, the live one none. */
-const viewer = (account: 0 | 1, mode: Mode = 'sandbox'): Viewer => ({ accountId: accounts[account], plan: 'institutional', mode });
+const viewer = (account: 0 | 1, mode: Mode = 'sandbox'): Viewer => ({
+  accountId: accounts[account],
+  plan: 'institutional',
+  mode,
+});
 
 /** One fetch as the gateway's query plan sends it, with the request context the gateway built for the client. */
-function fetchOf(viewerOf: Viewer, query: string, variables: Record<string, unknown> = {}): GraphQLDataSourceProcessOptions<RequestContext> {
+function fetchOf(
+  viewerOf: Viewer,
+  query: string,
+  variables: Record<string, unknown> = {},
+): GraphQLDataSourceProcessOptions<RequestContext> {
   const context: RequestContext = { viewer: viewerOf, db: store.databases[viewerOf.mode], loaders: new Map() };
   return {
     kind: 'incoming operation',
@@ -120,15 +136,28 @@ describe.each(Object.entries(sources))('identical subgraph fetches in flight, %s
     // Each account reads its own watchlist even when both ask at the same moment.
     const ticker = uniqueTicker();
     await markets.process(fetchOf(viewer(1), ADD, { ticker }));
-    const tickersOf = (response: { data?: unknown }) => (response.data as { watchlist: { ticker: string }[] }).watchlist.map((entry) => entry.ticker);
-    const [mine, theirs] = await Promise.all([markets.process(fetchOf(viewer(0), WATCHLIST)), markets.process(fetchOf(viewer(1), WATCHLIST))]);
+    const tickersOf = (response: { data?: unknown }) =>
+      (response.data as { watchlist: { ticker: string }[] }).watchlist.map((entry) => entry.ticker);
+    const [mine, theirs] = await Promise.all([
+      markets.process(fetchOf(viewer(0), WATCHLIST)),
+      markets.process(fetchOf(viewer(1), WATCHLIST)),
+    ]);
     expect(tickersOf(mine)).not.toContain(ticker);
     expect(tickersOf(theirs)).toContain(ticker);
     // Sandbox keys read the sandbox database (seeded), live keys the live one (empty here).
-    const [sandbox, live] = await Promise.all([verticals.process(fetchOf(viewer(0), PAGE)), verticals.process(fetchOf(viewer(0, 'live'), PAGE))]);
-    const stored = await store.databases.sandbox.prisma.company.findMany({ orderBy: { id: 'asc' }, take: 5, select: { name: true } });
+    const [sandbox, live] = await Promise.all([
+      verticals.process(fetchOf(viewer(0), PAGE)),
+      verticals.process(fetchOf(viewer(0, 'live'), PAGE)),
+    ]);
+    const stored = await store.databases.sandbox.prisma.company.findMany({
+      orderBy: { id: 'asc' },
+      take: 5,
+      select: { name: true },
+    });
     expect(stored).toHaveLength(5);
-    expect((sandbox.data as { companies: { nodes: { name: string }[] } }).companies.nodes.map(({ name }) => ({ name }))).toEqual(stored);
+    expect(
+      (sandbox.data as { companies: { nodes: { name: string }[] } }).companies.nodes.map(({ name }) => ({ name })),
+    ).toEqual(stored);
     expect(live.data).toEqual({ companies: { nodes: [], pageInfo: { total: 0 } } });
   });
 
@@ -138,7 +167,12 @@ describe.each(Object.entries(sources))('identical subgraph fetches in flight, %s
     const ticker = uniqueTicker();
     const alone = await counted(() => markets.process(fetchOf(viewer(0), REMOVE, { ticker })));
     expect(alone.statements).toBeGreaterThan(0);
-    const pair = await counted(() => Promise.all([markets.process(fetchOf(viewer(0), REMOVE, { ticker })), markets.process(fetchOf(viewer(0), REMOVE, { ticker }))]));
+    const pair = await counted(() =>
+      Promise.all([
+        markets.process(fetchOf(viewer(0), REMOVE, { ticker })),
+        markets.process(fetchOf(viewer(0), REMOVE, { ticker })),
+      ]),
+    );
     expect(pair.statements).toBe(2 * alone.statements);
     for (const response of pair.result) expect(response.errors?.[0]?.extensions?.code).toBe('not_found');
   });
@@ -148,8 +182,14 @@ describe.each(Object.entries(sources))('identical subgraph fetches in flight, %s
     const bad = 'query Bad { company(id: "not-an-id") { id } }';
     const alone = await counted(() => verticals.process(fetchOf(viewer(0), bad)));
     expect(alone.result.errors?.length).toBeGreaterThan(0);
-    const pair = await Promise.all([verticals.process(fetchOf(viewer(0), bad)), verticals.process(fetchOf(viewer(0), bad))]);
-    for (const response of pair) expect(response.errors?.map((error) => error.message)).toEqual(alone.result.errors?.map((error) => error.message));
+    const pair = await Promise.all([
+      verticals.process(fetchOf(viewer(0), bad)),
+      verticals.process(fetchOf(viewer(0), bad)),
+    ]);
+    for (const response of pair)
+      expect(response.errors?.map((error) => error.message)).toEqual(
+        alone.result.errors?.map((error) => error.message),
+      );
     expect(inFlight.size).toBe(0);
   });
 });
@@ -166,11 +206,16 @@ describe('InFlightFetches', () => {
   it('delivers a failed execution to every waiter, then forgets it', async () => {
     const inFlight = new InFlightFetches();
     const failing = gate();
-    const waiters = [inFlight.fetch('verticals', fetchOf(viewer(0), PAGE), failing.execute), inFlight.fetch('verticals', fetchOf(viewer(0), PAGE), failing.execute)];
+    const waiters = [
+      inFlight.fetch('verticals', fetchOf(viewer(0), PAGE), failing.execute),
+      inFlight.fetch('verticals', fetchOf(viewer(0), PAGE), failing.execute),
+    ];
     failing.settle.reject(new Error('subgraph failed'));
     const results = await Promise.allSettled(waiters);
     expect(failing.runs()).toBe(1);
-    expect(results.map((result) => (result.status === 'rejected' ? (result.reason as Error).message : 'fulfilled'))).toEqual(['subgraph failed', 'subgraph failed']);
+    expect(
+      results.map((result) => (result.status === 'rejected' ? (result.reason as Error).message : 'fulfilled')),
+    ).toEqual(['subgraph failed', 'subgraph failed']);
     expect(inFlight.size).toBe(0);
   });
 
@@ -178,7 +223,9 @@ describe('InFlightFetches', () => {
     const inFlight = new InFlightFetches();
     const before = gate();
     const earlier = inFlight.fetch('markets', fetchOf(viewer(0), WATCHLIST), before.execute);
-    await inFlight.fetch('markets', fetchOf(viewer(0), ADD, { ticker: 'ACME' }), async () => ({ data: { addWatchlistEntry: { created: true } } }));
+    await inFlight.fetch('markets', fetchOf(viewer(0), ADD, { ticker: 'ACME' }), async () => ({
+      data: { addWatchlistEntry: { created: true } },
+    }));
     const after = gate();
     const later = inFlight.fetch('markets', fetchOf(viewer(0), WATCHLIST), after.execute);
     expect(after.runs()).toBe(1);
@@ -201,7 +248,10 @@ describe('InFlightFetches', () => {
     const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/graphql`;
     await app.close();
     const source = new AuthenticatedDataSource(url, SECRET, 'verticals', inFlight);
-    const results = await Promise.allSettled([source.process(fetchOf(viewer(0), PAGE)), source.process(fetchOf(viewer(0), PAGE))]);
+    const results = await Promise.allSettled([
+      source.process(fetchOf(viewer(0), PAGE)),
+      source.process(fetchOf(viewer(0), PAGE)),
+    ]);
     expect(results.map((result) => result.status)).toEqual(['rejected', 'rejected']);
     expect(inFlight.size).toBe(0);
   });

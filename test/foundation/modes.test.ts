@@ -14,8 +14,12 @@ describe('sandbox and live keys', () => {
   it('read their own database and nothing else', async () => {
     const sandbox = await service.createKey({ mode: 'sandbox' });
     const live = await service.createKey({ mode: 'live' });
-    const [sandboxCount] = await service.databases.sandbox.sql.query<{ n: number }>('SELECT count(*)::int AS n FROM companies');
-    const [liveCount] = await service.databases.live.sql.query<{ n: number }>('SELECT count(*)::int AS n FROM companies');
+    const [sandboxCount] = await service.databases.sandbox.sql.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM companies',
+    );
+    const [liveCount] = await service.databases.live.sql.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM companies',
+    );
     expect(sandboxCount!.n).not.toBe(liveCount!.n);
 
     const viaSandbox = await service.get('/api/v1/b2b/companies?per_page=5&sort=id', sandbox.key);

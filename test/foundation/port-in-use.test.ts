@@ -10,9 +10,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 const ROOT = new URL('../../', import.meta.url).pathname;
 
 /** Runs an entry point as `npm start` does, on PGlite under its own DATA_DIR; resolves with its exit and output. */
-function run(entry: string, args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function run(
+  entry: string,
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const { DATABASE_URL: _live, SANDBOX_DATABASE_URL: _sandbox, ...inherited } = process.env;
-  const child = spawn('node', ['--import', 'tsx', entry, ...args], { cwd: ROOT, env: { ...inherited, LOG_LEVEL: 'info', ...env } });
+  const child = spawn('node', ['--import', 'tsx', entry, ...args], {
+    cwd: ROOT,
+    env: { ...inherited, LOG_LEVEL: 'info', ...env },
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
@@ -38,12 +45,26 @@ describe('a port already in use', () => {
   it.each([
     ['the gateway', 'gateway/main.ts', [] as string[], {}],
     ['a subgraph service', 'scripts/start-subgraph.ts', ['markets'], { GATEWAY_SECRET: 'a-gateway-secret-for-tests' }],
-  ])('stops %s with one line and exit code 1, before any database is opened', async (_name, entry, args, extra) => {
-    const result = await run(entry, args, { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: join(dataDir, entry), ...extra });
-    expect(result.code).toBe(1);
-    expect(result.stderr.trim().split('\n').filter((line) => !line.startsWith('npm warn'))).toEqual([`Port ${port} is already in use; set PORT to another port.`]);
-    expect(result.stdout).not.toMatch(/migration|seeding|EADDRINUSE/);
-    // The databases were never opened: PGlite would have created its folders.
-    expect(existsSync(join(dataDir, entry, 'live'))).toBe(false);
-  }, 300_000);
+  ])(
+    'stops %s with one line and exit code 1, before any database is opened',
+    async (_name, entry, args, extra) => {
+      const result = await run(entry, args, {
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATA_DIR: join(dataDir, entry),
+        ...extra,
+      });
+      expect(result.code).toBe(1);
+      expect(
+        result.stderr
+          .trim()
+          .split('\n')
+          .filter((line) => !line.startsWith('npm warn')),
+      ).toEqual([`Port ${port} is already in use; set PORT to another port.`]);
+      expect(result.stdout).not.toMatch(/migration|seeding|EADDRINUSE/);
+      // The databases were never opened: PGlite would have created its folders.
+      expect(existsSync(join(dataDir, entry, 'live'))).toBe(false);
+    },
+    300_000,
+  );
 });

@@ -39,11 +39,20 @@ describe(`clean shutdown on SIGTERM (${TEST_ENGINE})`, () => {
       headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
       body: body ? JSON.stringify(body) : undefined,
     });
-  const report = async (id: string) => ((await (await request('GET', `/api/v1/reports/${id}`, keys.report.key)).json()) as { data: { status: string; row_count: number } }).data;
+  const report = async (id: string) =>
+    (
+      (await (await request('GET', `/api/v1/reports/${id}`, keys.report.key)).json()) as {
+        data: { status: string; row_count: number };
+      }
+    ).data;
 
   it('counts every live call answered before or during the shutdown, hands the report under way back, and the next start finishes it', async () => {
     server = await startChildServer(env);
-    const generated = await request('POST', '/api/v1/reports/generate', keys.report.key, { vertical: 'b2b', record_type: 'contacts', format: 'json' });
+    const generated = await request('POST', '/api/v1/reports/generate', keys.report.key, {
+      vertical: 'b2b',
+      record_type: 'contacts',
+      format: 'json',
+    });
     expect(generated.status).toBe(202);
     const { id } = ((await generated.json()) as { data: { id: string } }).data;
     for (let job = await report(id); !(job.status === 'processing' && job.row_count > 0); job = await report(id)) {
@@ -54,7 +63,8 @@ describe(`clean shutdown on SIGTERM (${TEST_ENGINE})`, () => {
     // A 503 while the server drains must be our body (gateway/http/closing.ts), not the framework's.
     const companies = () =>
       request('GET', '/api/v1/b2b/companies?per_page=1', keys.burst.key).then(
-        async (response) => (response.status === 503 ? `503 ${((await response.json()) as { error: string }).error}` : response.status),
+        async (response) =>
+          response.status === 503 ? `503 ${((await response.json()) as { error: string }).error}` : response.status,
         () => 'refused',
       );
     const answered = await Promise.all(Array.from({ length: 30 }, companies));
@@ -66,7 +76,9 @@ describe(`clean shutdown on SIGTERM (${TEST_ENGINE})`, () => {
     server = undefined;
     expect(exit, exit.stderr).toMatchObject({ code: 0, signal: null });
     const during = await Promise.all(inFlight);
-    expect(during.filter((status) => status !== 200 && status !== '503 service_unavailable' && status !== 'refused')).toEqual([]);
+    expect(
+      during.filter((status) => status !== 200 && status !== '503 service_unavailable' && status !== 'refused'),
+    ).toEqual([]);
     const counted = 30 + during.filter((status) => status === 200).length;
     if (TEST_ENGINE === 'pglite') expect(existsSync(lockFilePath(store.dataDir))).toBe(false);
 
@@ -80,7 +92,10 @@ describe(`clean shutdown on SIGTERM (${TEST_ENGINE})`, () => {
       [keys.burst.accountId],
     );
     expect(usage!.calls).toBe(counted);
-    const [key] = await databases.live.sql.query<{ calls_used: number }>('SELECT calls_used FROM api_keys WHERE account_id = $1::uuid', [keys.burst.accountId]);
+    const [key] = await databases.live.sql.query<{ calls_used: number }>(
+      'SELECT calls_used FROM api_keys WHERE account_id = $1::uuid',
+      [keys.burst.accountId],
+    );
     expect(key!.calls_used).toBe(counted);
     const job = await databases.live.prisma.reportJob.findUniqueOrThrow({ where: { id: Number(id.slice(4)) } });
     // Handed back, not left `processing` for a stale-heartbeat retry half a minute later.

@@ -26,8 +26,17 @@ describe('GET /api/signals', () => {
     expect(response.body.signals).toHaveLength(20);
     for (const signal of response.body.signals) {
       expect(Object.keys(signal).sort()).toEqual([
-        'ai_summary', 'company_name', 'created_at', 'filing_type', 'id', 'materiality_score', 'sentiment',
-        'signal_type', 'source_url', 'ticker', 'urgent',
+        'ai_summary',
+        'company_name',
+        'created_at',
+        'filing_type',
+        'id',
+        'materiality_score',
+        'sentiment',
+        'signal_type',
+        'source_url',
+        'ticker',
+        'urgent',
       ]);
       expect(signal.id).toMatch(UUID);
       expect(typeof signal.ticker).toBe('string');

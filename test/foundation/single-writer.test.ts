@@ -35,10 +35,15 @@ describe(`admin and import while the server runs (${TEST_ENGINE})`, () => {
     if (folder) await rm(folder, { recursive: true, force: true });
   });
 
-  const get = (path: string, key: string) => fetch(`${server!.url}${path}`, { headers: { authorization: `Bearer ${key}` } });
+  const get = (path: string, key: string) =>
+    fetch(`${server!.url}${path}`, { headers: { authorization: `Bearer ${key}` } });
 
   it('creates a key the running server accepts at once, and imports rows it serves at once, from a relative path', async () => {
-    const created = await runScript('scripts/admin.ts', ['create-key', '--plan', 'institutional', '--mode', 'live', '--json'], env);
+    const created = await runScript(
+      'scripts/admin.ts',
+      ['create-key', '--plan', 'institutional', '--mode', 'live', '--json'],
+      env,
+    );
     expect(created, created.stderr).toMatchObject({ code: 0 });
     expect(created.stdout.trim().split('\n')).toHaveLength(1);
     const { key } = JSON.parse(created.stdout) as { key: string };
@@ -48,17 +53,26 @@ describe(`admin and import while the server runs (${TEST_ENGINE})`, () => {
     await writeFile(join(folder, 'yields.csv'), 'Date,"1 Mo","3 Mo","10 Yr"\n09/01/2023,5.51,5.53,4.18\n');
     const imported = await runScript('scripts/import/cli.ts', ['treasury-yields', 'yields.csv'], env, folder);
     expect(imported, imported.stderr).toMatchObject({ code: 0 });
-    expect(JSON.parse(imported.stdout)).toEqual({ source: 'treasury-yields', read: 1, inserted: 1, updated: 0, skipped: 0, rejected: 0 });
+    expect(JSON.parse(imported.stdout)).toEqual({
+      source: 'treasury-yields',
+      read: 1,
+      inserted: 1,
+      updated: 0,
+      skipped: 0,
+      rejected: 0,
+    });
     expect(imported.stderr).toContain('treasury-yields: done in');
     const curve = await get('/api/signals/macro/yield-curve?date=2023-09-01', key);
     expect(curve.status).toBe(200);
     expect(JSON.stringify(await curve.json())).toContain('5.53');
   }, 300_000);
 
-  it('prints a failing command\'s error and exit code as the command itself would, and the server stays up', async () => {
+  it("prints a failing command's error and exit code as the command itself would, and the server stays up", async () => {
     const missing = await runScript('scripts/import/cli.ts', ['treasury-yields', 'missing.csv'], env, folder);
     expect(missing.code).toBe(1);
-    expect(missing.stderr).toContain(`import failed: ENOENT: no such file or directory, open '${join(folder, 'missing.csv')}'`);
+    expect(missing.stderr).toContain(
+      `import failed: ENOENT: no such file or directory, open '${join(folder, 'missing.csv')}'`,
+    );
     const usage = await runScript('scripts/admin.ts', ['create-key', '--plan', 'gold', '--mode', 'live'], env);
     expect(usage.code).toBe(2);
     expect(usage.stderr).toContain('admin: --plan must be one of analyst, professional, institutional\nusage:');
@@ -80,7 +94,10 @@ describe(`admin and import while the server runs (${TEST_ENGINE})`, () => {
       const silent = await mkdtemp(join(tmpdir(), 'single-writer-silent-'));
       try {
         // This test process stands for a server that holds the lock but has no socket (still starting, or hung).
-        await writeFile(lockFilePath(silent), JSON.stringify({ pid: process.pid, role: 'server', socket: adminSocketPath(silent) }));
+        await writeFile(
+          lockFilePath(silent),
+          JSON.stringify({ pid: process.pid, role: 'server', socket: adminSocketPath(silent) }),
+        );
         const silentEnv = { ...env, DATA_DIR: silent };
         for (const [script, args] of [
           ['scripts/admin.ts', ['create-key', '--plan', 'analyst', '--mode', 'live']],
@@ -90,7 +107,9 @@ describe(`admin and import while the server runs (${TEST_ENGINE})`, () => {
           expect(refused.code, refused.stderr).toBe(2);
           expect(refused.stdout).toBe('');
           expect(refused.stderr.trim().split('\n')).toHaveLength(1);
-          expect(refused.stderr).toContain(`a running server (pid ${process.pid}) holds ${silent} but does not answer on its admin socket`);
+          expect(refused.stderr).toContain(
+            `a running server (pid ${process.pid}) holds ${silent} but does not answer on its admin socket`,
+          );
         }
         expect(existsSync(join(silent, 'live'))).toBe(false);
       } finally {
@@ -105,7 +124,11 @@ describe(`admin and import while the server runs (${TEST_ENGINE})`, () => {
       expect(existsSync(lockFilePath(store.dataDir))).toBe(false);
       const gone = spawnSync(process.execPath, ['-e', '']).pid;
       await writeFile(lockFilePath(store.dataDir), JSON.stringify({ pid: gone, role: 'server' }));
-      const created = await runScript('scripts/admin.ts', ['create-key', '--plan', 'analyst', '--mode', 'sandbox', '--json'], env);
+      const created = await runScript(
+        'scripts/admin.ts',
+        ['create-key', '--plan', 'analyst', '--mode', 'sandbox', '--json'],
+        env,
+      );
       expect(created, created.stderr).toMatchObject({ code: 0 });
       expect(JSON.parse(created.stdout).key).toMatch(/^sk_test_/);
       expect(existsSync(lockFilePath(store.dataDir))).toBe(false);

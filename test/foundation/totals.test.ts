@@ -41,27 +41,90 @@ describe('every list where, as SQL, selects what Prisma selects', () => {
   const cases = (): [string, Parameters<typeof countTotal>[1], () => Promise<object> | object][] => [
     ['companies, every filter', 'Company', () => companyWhere({ industry: 'software', state: 'CA', minScore: 40 })],
     ['companies, min_score', 'Company', () => companyWhere({ minScore: 70 })],
-    ['contacts, every filter', 'Contact', () => contactWhere({ companyId: 'b2b_7', seniority: 'vp', department: 'sales', emailVerified: true })],
+    [
+      'contacts, every filter',
+      'Contact',
+      () => contactWhere({ companyId: 'b2b_7', seniority: 'vp', department: 'sales', emailVerified: true }),
+    ],
     ['contacts, email_verified', 'Contact', () => contactWhere({ emailVerified: false })],
-    ['properties, every filter', 'Property', () => propertyWhere({
-      state: 'CA', city: 'los angeles', zip: '90001', propertyType: 'condo', minEquity: 10, maxEquity: 90,
-      minValue: 1000, maxValue: 5_000_000, ownerId: 'owner_3', absentee: false,
-    })],
-    ['properties, equity range and city in any case', 'Property', () => propertyWhere({ minEquity: 20.5, maxEquity: 80, city: 'HOUSTON' })],
-    ['owners, every filter', 'Owner', () => ownerWhere({ ownerType: 'llc', minProperties: 2, minPortfolioValue: 100_000, absentee: true, state: 'TX' })],
+    [
+      'properties, every filter',
+      'Property',
+      () =>
+        propertyWhere({
+          state: 'CA',
+          city: 'los angeles',
+          zip: '90001',
+          propertyType: 'condo',
+          minEquity: 10,
+          maxEquity: 90,
+          minValue: 1000,
+          maxValue: 5_000_000,
+          ownerId: 'owner_3',
+          absentee: false,
+        }),
+    ],
+    [
+      'properties, equity range and city in any case',
+      'Property',
+      () => propertyWhere({ minEquity: 20.5, maxEquity: 80, city: 'HOUSTON' }),
+    ],
+    [
+      'owners, every filter',
+      'Owner',
+      () => ownerWhere({ ownerType: 'llc', minProperties: 2, minPortfolioValue: 100_000, absentee: true, state: 'TX' }),
+    ],
     ['owners, min_properties', 'Owner', () => ownerWhere({ minProperties: 2 })],
-    ['attorneys, every filter', 'Attorney', () => attorneyWhere({
-      practiceArea: 'bankruptcy', state: 'NY', city: 'new york', barStatus: 'active', verified: true, firmId: 'firm_2',
-    })],
+    [
+      'attorneys, every filter',
+      'Attorney',
+      () =>
+        attorneyWhere({
+          practiceArea: 'bankruptcy',
+          state: 'NY',
+          city: 'new york',
+          barStatus: 'active',
+          verified: true,
+          firmId: 'firm_2',
+        }),
+    ],
     ['attorneys, practice_area', 'Attorney', () => attorneyWhere({ practiceArea: 'personal injury' })],
-    ['attorneys, practice_area and state (one index key per pair)', 'Attorney', () => attorneyWhere({ practiceArea: 'bankruptcy', state: 'NY' })],
-    ['firms, every filter', 'Firm', () => firmWhere({ practiceArea: 'Bankruptcy', state: 'CA', city: 'san francisco', minSize: 2, maxSize: 500 })],
+    [
+      'attorneys, practice_area and state (one index key per pair)',
+      'Attorney',
+      () => attorneyWhere({ practiceArea: 'bankruptcy', state: 'NY' }),
+    ],
+    [
+      'firms, every filter',
+      'Firm',
+      () => firmWhere({ practiceArea: 'Bankruptcy', state: 'CA', city: 'san francisco', minSize: 2, maxSize: 500 }),
+    ],
     ['firms, size range', 'Firm', () => firmWhere({ minSize: 5, maxSize: 50 })],
     ['leads, every filter', 'Lead', () => leadWhere({ status: 'new', vertical: 'b2b', tag: 'hot' }, context)],
     ['reports', 'ReportJob', () => ({ accountId: context.viewer!.accountId, status: 'completed' })],
-    ['signals, every filter, professional history', 'Signal', () => signalWhere({ ticker: 'AAPL', signalType: 'insider_buy', sentiment: 'BULLISH' }, context)],
+    [
+      'signals, every filter, professional history',
+      'Signal',
+      () => signalWhere({ ticker: 'AAPL', signalType: 'insider_buy', sentiment: 'BULLISH' }, context),
+    ],
     ['signals, plan history only', 'Signal', () => signalWhere({}, context)],
-    ['trades, every filter', 'CongressionalTrade', () => tradeWhere({ ticker: 'NVDA', chamber: 'house', party: 'D', tradeType: 'purchase', member: 'pelosi', from: '2020-01-01', to: '2030-12-31' }, context)],
+    [
+      'trades, every filter',
+      'CongressionalTrade',
+      () =>
+        tradeWhere(
+          {
+            ticker: 'NVDA',
+            chamber: 'house',
+            party: 'D',
+            tradeType: 'purchase',
+            member: 'pelosi',
+            from: '2020-01-01',
+            to: '2030-12-31',
+          },
+          context,
+        ),
+    ],
     ['trades, member and days', 'CongressionalTrade', () => tradeWhere({ member: 'a', days: 3650 }, context)],
     ['trades, default window', 'CongressionalTrade', () => tradeWhere({}, context)],
   ];
@@ -79,18 +142,26 @@ describe('every list where, as SQL, selects what Prisma selects', () => {
   it('the cases are not all empty: most filters select rows', async () => {
     const db = service.databases.live;
     let nonEmpty = 0;
-    for (const [, model, build] of cases()) if ((await countTotal(db, model, await build(), 1_000_000)).total > 0) nonEmpty++;
+    for (const [, model, build] of cases())
+      if ((await countTotal(db, model, await build(), 1_000_000)).total > 0) nonEmpty++;
     expect(nonEmpty).toBeGreaterThanOrEqual(10);
   });
 
   it('an operator or relation filter the translator does not know is an error, never a silent fallback', () => {
     const prisma = service.databases.live.prisma;
     expect(() => whereToSql(prisma, 'Company', { name: { contains: 'Acme' } })).toThrow(UntranslatableWhereError);
-    expect(() => whereToSql(prisma, 'Contact', { company: { industry: 'software' } })).toThrow(UntranslatableWhereError);
-    expect(whereToSql(prisma, 'Company', { industry: undefined, aiScore: { gte: undefined } }).from).toBe('FROM "companies"');
-    expect(whereToSql(prisma, 'Attorney', attorneyWhere({ practiceArea: 'bankruptcy', state: 'NY', verified: true }))).toEqual({
-      from: 'FROM "attorneys" WHERE (verticals_state_practice_areas("attorneys"."state", "attorneys"."practice_areas") @> $1'
-        + ' AND "attorneys"."bar_verified" = $2)',
+    expect(() => whereToSql(prisma, 'Contact', { company: { industry: 'software' } })).toThrow(
+      UntranslatableWhereError,
+    );
+    expect(whereToSql(prisma, 'Company', { industry: undefined, aiScore: { gte: undefined } }).from).toBe(
+      'FROM "companies"',
+    );
+    expect(
+      whereToSql(prisma, 'Attorney', attorneyWhere({ practiceArea: 'bankruptcy', state: 'NY', verified: true })),
+    ).toEqual({
+      from:
+        'FROM "attorneys" WHERE (verticals_state_practice_areas("attorneys"."state", "attorneys"."practice_areas") @> $1' +
+        ' AND "attorneys"."bar_verified" = $2)',
       params: [['NY/Bankruptcy'], true],
     });
   });
@@ -107,7 +178,9 @@ describe('every list of the schema counts its total through countTotal', () => {
   const NEEDED: Record<string, string> = { ticker: '"AAPL"', q: '"acme"' };
 
   it('finds the lists', () => {
-    expect(lists.map((field) => field.name)).toEqual(expect.arrayContaining(['companies', 'contacts', 'signals', 'congressionalTrades', 'leads']));
+    expect(lists.map((field) => field.name)).toEqual(
+      expect.arrayContaining(['companies', 'contacts', 'signals', 'congressionalTrades', 'leads']),
+    );
   });
 
   it.each(lists.map((field) => [field.name, field] as const))('%s sends no Prisma count', async (name, field) => {
@@ -138,7 +211,11 @@ describe('the exact limit (EXACT_TOTAL_LIMIT, lowered here to 50)', () => {
     expect(expected).toBeLessThanOrEqual(50);
     const response = await service.get('/api/v1/b2b/contacts?company_id=b2b_7&per_page=2', liveKey);
     expect(response.body.pagination).toEqual({
-      page: 1, per_page: 2, total: expected, total_pages: Math.ceil(expected / 2), total_is_estimate: false,
+      page: 1,
+      per_page: 2,
+      total: expected,
+      total_pages: Math.ceil(expected / 2),
+      total_is_estimate: false,
     });
   });
 
@@ -149,7 +226,11 @@ describe('the exact limit (EXACT_TOTAL_LIMIT, lowered here to 50)', () => {
     expect(total_is_estimate).toBe(true);
     expect(total).toBeGreaterThan(50);
     expect(total_pages).toBe(Math.ceil(total / 7));
-    const data = await service.graphql('{ companies(perPage: 7) { pageInfo { total totalPages totalIsEstimate } } }', {}, liveKey);
+    const data = await service.graphql(
+      '{ companies(perPage: 7) { pageInfo { total totalPages totalIsEstimate } } }',
+      {},
+      liveKey,
+    );
     expect(data.companies.pageInfo).toEqual({ total, totalPages: total_pages, totalIsEstimate: true });
   });
 

@@ -10,7 +10,8 @@ import { REAL_FILES, SNAPSHOT_DAY } from './real-data.ts';
 describe('congress importers on the real files', () => {
   let store: TestDatabases;
   const results: Record<string, ImportResult> = {};
-  const sql = (text: string, params: unknown[] = []) => store.databases.live.sql.query<Record<string, any>>(text, params);
+  const sql = (text: string, params: unknown[] = []) =>
+    store.databases.live.sql.query<Record<string, any>>(text, params);
 
   beforeAll(async () => {
     store = await createTestDatabases();
@@ -41,7 +42,9 @@ describe('congress importers on the real files', () => {
     const raw = JSON.parse(await readFile(REAL_FILES.senate, 'utf8')) as { asset_type: string }[];
     const scanned = raw.filter((row) => row.asset_type === 'PDF Disclosed Filing').length;
     expect(results.senate).toMatchObject({ read: raw.length, rejected: scanned, inserted: raw.length - scanned });
-    const rejects = await sql(`SELECT split_part(reason, ':', 1) AS code, count(*)::int AS n FROM import_rejects WHERE source = 'senate-trades' GROUP BY 1`);
+    const rejects = await sql(
+      `SELECT split_part(reason, ':', 1) AS code, count(*)::int AS n FROM import_rejects WHERE source = 'senate-trades' GROUP BY 1`,
+    );
     expect(rejects).toEqual([{ code: 'scanned_filing', n: scanned }]);
     const [count] = await sql(`SELECT count(*)::int AS n FROM congressional_trades WHERE source = 'senate-trades'`);
     expect(count!.n).toBe(raw.length - scanned);
@@ -52,9 +55,20 @@ describe('congress importers on the real files', () => {
       `SELECT * FROM congressional_trades WHERE source = 'senate-trades' AND ticker = 'BYND' AND trade_date = '2020-11-10'`,
     );
     expect(trade).toMatchObject({
-      bioguide_id: 'W000779', member_name: 'Ron Wyden', party: 'D', chamber: 'senate', asset_description: 'Beyond Meat, Inc.',
-      asset_type: 'stock', trade_type: 'sale', owner: 'spouse', amount_range: '$50,001 - $100,000', amount_low: 50001,
-      amount_high: 100000, disclosure_date: null, late: false, superseded_by_id: null,
+      bioguide_id: 'W000779',
+      member_name: 'Ron Wyden',
+      party: 'D',
+      chamber: 'senate',
+      asset_description: 'Beyond Meat, Inc.',
+      asset_type: 'stock',
+      trade_type: 'sale',
+      owner: 'spouse',
+      amount_range: '$50,001 - $100,000',
+      amount_low: 50001,
+      amount_high: 100000,
+      disclosure_date: null,
+      late: false,
+      superseded_by_id: null,
       filing_url: 'https://efdsearch.senate.gov/search/view/ptr/a0010f4a-c31a-4824-8b6d-6399b3ccb6f0/',
     });
   });
@@ -65,8 +79,12 @@ describe('congress importers on the real files', () => {
     expect(wyden.map((row) => row.member_name)).toEqual(['Ron Wyden']);
     const [wydenCount] = await sql(`SELECT count(*)::int AS n FROM congressional_trades WHERE bioguide_id = 'W000779'`);
     const raw = JSON.parse(await readFile(REAL_FILES.senate, 'utf8')) as { senator: string; asset_type: string }[];
-    expect(wydenCount!.n).toBe(raw.filter((row) => /wyden/i.test(row.senator) && row.asset_type !== 'PDF Disclosed Filing').length);
-    const [cruz] = await sql(`SELECT count(DISTINCT bioguide_id)::int AS members, min(bioguide_id) AS id FROM congressional_trades WHERE member_name = 'Ted Cruz'`);
+    expect(wydenCount!.n).toBe(
+      raw.filter((row) => /wyden/i.test(row.senator) && row.asset_type !== 'PDF Disclosed Filing').length,
+    );
+    const [cruz] = await sql(
+      `SELECT count(DISTINCT bioguide_id)::int AS members, min(bioguide_id) AS id FROM congressional_trades WHERE member_name = 'Ted Cruz'`,
+    );
     expect(cruz).toEqual({ members: 1, id: 'C001098' });
     // "Kelly Loeffler" (former senator) is not Senator Mark Kelly; "David A Perdue , Jr" becomes "David Perdue".
     const former = await sql(
@@ -89,10 +107,14 @@ describe('congress importers on the real files', () => {
       { code: 'unparseable_amount', n: 1 },
       { code: 'unparseable_date', n: 1 },
     ]);
-    const years = await sql(`SELECT record->>'disclosure_date' AS d, record->>'transaction_date' AS t FROM import_rejects WHERE reason LIKE 'implausible_year%'`);
+    const years = await sql(
+      `SELECT record->>'disclosure_date' AS d, record->>'transaction_date' AS t FROM import_rejects WHERE reason LIKE 'implausible_year%'`,
+    );
     expect(years.filter((row) => row.d.endsWith('1935'))).toHaveLength(18);
     expect(years.filter((row) => row.t.endsWith('2035'))).toHaveLength(1);
-    const [amount] = await sql(`SELECT record->>'amount' AS amount FROM import_rejects WHERE reason LIKE 'unparseable_amount%'`);
+    const [amount] = await sql(
+      `SELECT record->>'amount' AS amount FROM import_rejects WHERE reason LIKE 'unparseable_amount%'`,
+    );
     expect(amount!.amount).toBe('$3,001 - $15,000');
     const [stored] = await sql(
       `SELECT count(*)::int AS n FROM congressional_trades WHERE source = 'house-trades' AND (trade_date > disclosure_date OR trade_date < '2008-01-01')`,
@@ -106,13 +128,24 @@ describe('congress importers on the real files', () => {
        WHERE t.ticker = 'AMZN' AND t.member_name = 'Mark Alford' AND t.trade_date = '2026-03-16'`,
     );
     expect(trade).toMatchObject({
-      party: 'R', chamber: 'house', state: 'MO', asset_description: 'Amazon.com, Inc. - Common Stock', asset_type: 'stock',
-      trade_type: 'sale_partial', owner: 'self', amount_low: 1001, amount_high: 15000, disclosure_lag_days: 0, late: false,
+      party: 'R',
+      chamber: 'house',
+      state: 'MO',
+      asset_description: 'Amazon.com, Inc. - Common Stock',
+      asset_type: 'stock',
+      trade_type: 'sale_partial',
+      owner: 'self',
+      amount_low: 1001,
+      amount_high: 15000,
+      disclosure_lag_days: 0,
+      late: false,
       filing_url: 'https://disclosures-clerk.house.gov/public_disc/ptr-pdfs/2026/20034201.pdf',
     });
     const owners = await sql(`SELECT DISTINCT owner FROM congressional_trades ORDER BY 1`);
     expect(owners.map((row) => row.owner)).toEqual(['dependent', 'joint', 'self', 'spouse']);
-    const [brk] = await sql(`SELECT count(*) FILTER (WHERE ticker IN ('BRK.B', 'BRKB'))::int AS other_forms, count(*) FILTER (WHERE ticker = 'BRK-B')::int AS dash FROM congressional_trades`);
+    const [brk] = await sql(
+      `SELECT count(*) FILTER (WHERE ticker IN ('BRK.B', 'BRKB'))::int AS other_forms, count(*) FILTER (WHERE ticker = 'BRK-B')::int AS dash FROM congressional_trades`,
+    );
     expect(brk).toMatchObject({ other_forms: 0 });
     expect(brk!.dash).toBeGreaterThan(0);
   });
@@ -136,11 +169,15 @@ describe('congress importers on the real files', () => {
   });
 
   it('changes nothing when the same files are imported again', async () => {
-    const before = await sql(`SELECT count(*)::int AS trades, count(superseded_by_id)::int AS superseded FROM congressional_trades`);
+    const before = await sql(
+      `SELECT count(*)::int AS trades, count(superseded_by_id)::int AS superseded FROM congressional_trades`,
+    );
     const [rejectsBefore] = await sql(`SELECT count(*)::int AS n FROM import_rejects`);
     const again = await runImport(store.databases.live, 'house-trades', [REAL_FILES.house], { now: SNAPSHOT_DAY });
     expect(again).toMatchObject({ read: 10224, inserted: 0, updated: 0, skipped: 10183, rejected: 41 });
-    expect(await sql(`SELECT count(*)::int AS trades, count(superseded_by_id)::int AS superseded FROM congressional_trades`)).toEqual(before);
+    expect(
+      await sql(`SELECT count(*)::int AS trades, count(superseded_by_id)::int AS superseded FROM congressional_trades`),
+    ).toEqual(before);
     expect(await sql(`SELECT count(*)::int AS n FROM import_rejects`)).toEqual([rejectsBefore]);
   });
 });

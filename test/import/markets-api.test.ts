@@ -25,25 +25,39 @@ describe('markets API on imported real data', () => {
     const [expected] = await service.databases.live.sql.query<{ n: number }>(
       `SELECT count(*)::int AS n FROM congressional_trades WHERE bioguide_id = 'W000779' AND superseded_by_id IS NULL`,
     );
-    const rest = await service.get(`/api/congressional-trades?member=Wyden&from=2012-01-01&to=2020-12-31&limit=200`, key);
+    const rest = await service.get(
+      `/api/congressional-trades?member=Wyden&from=2012-01-01&to=2020-12-31&limit=200`,
+      key,
+    );
     expect(rest.status).toBe(200);
     expect(rest.body.total).toBe(expected!.n);
-    expect(new Set(rest.body.trades.map((trade: { member_name: string }) => trade.member_name))).toEqual(new Set(['Ron Wyden']));
+    expect(new Set(rest.body.trades.map((trade: { member_name: string }) => trade.member_name))).toEqual(
+      new Set(['Ron Wyden']),
+    );
     const data = await service.graphql(
       `query { congressionalTrades(member: "ron wyden", ticker: "BYND", from: "2020-11-01", to: "2020-11-30") { nodes { memberName ticker tradeType owner amountLow amountHigh } } }`,
       {},
       key,
     );
     expect(data.congressionalTrades.nodes).toContainEqual({
-      memberName: 'Ron Wyden', ticker: 'BYND', tradeType: 'sale', owner: 'spouse', amountLow: 50001, amountHigh: 100000,
+      memberName: 'Ron Wyden',
+      ticker: 'BYND',
+      tradeType: 'sale',
+      owner: 'spouse',
+      amountLow: 50001,
+      amountHigh: 100000,
     });
   });
 
   it('shows a ticker’s insider signal from the real Form 4', async () => {
     const response = await service.get('/api/signals/ticker/SNOW', key);
     expect(response.status).toBe(200);
-    expect(response.body.signals.map((signal: { signal_type: string }) => signal.signal_type)).toEqual(['insider_sell']);
-    expect(response.body.signals[0].ai_summary ?? JSON.stringify(response.body.signals[0])).toContain('Scarpelli Michael');
+    expect(response.body.signals.map((signal: { signal_type: string }) => signal.signal_type)).toEqual([
+      'insider_sell',
+    ]);
+    expect(response.body.signals[0].ai_summary ?? JSON.stringify(response.body.signals[0])).toContain(
+      'Scarpelli Michael',
+    );
   });
 
   it('answers the real yield curve of a given day', async () => {

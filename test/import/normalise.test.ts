@@ -4,11 +4,29 @@ import { parseDate } from '../../scripts/import/normalise/dates.ts';
 import { MemberMatcher, displayName } from '../../scripts/import/normalise/members.ts';
 import type { MemberIdentity } from '../../scripts/import/normalise/members.ts';
 import { normaliseTicker, parseOptionSymbol } from '../../scripts/import/normalise/tickers.ts';
-import { classifyAsset, normaliseOwner, normaliseTradeType, parseAmount } from '../../scripts/import/normalise/trade-fields.ts';
+import {
+  classifyAsset,
+  normaliseOwner,
+  normaliseTradeType,
+  parseAmount,
+} from '../../scripts/import/normalise/trade-fields.ts';
 import { parseItems } from '../../scripts/import/sec/eight-k-items.ts';
 
-const member = (bioguideId: string, fullName: string, lastName: string, chamber: string, state: string, nameFolded: string): MemberIdentity => ({
-  bioguideId, fullName, lastName, chamber, state, party: 'R', nameFolded,
+const member = (
+  bioguideId: string,
+  fullName: string,
+  lastName: string,
+  chamber: string,
+  state: string,
+  nameFolded: string,
+): MemberIdentity => ({
+  bioguideId,
+  fullName,
+  lastName,
+  chamber,
+  state,
+  party: 'R',
+  nameFolded,
 });
 
 const MEMBERS = [
@@ -17,7 +35,14 @@ const MEMBERS = [
   member('C001098', 'Ted Cruz', 'Cruz', 'senate', 'TX', 'ted cruz ted cruz'),
   member('C001075', 'Bill Cassidy', 'Cassidy', 'senate', 'LA', 'bill cassidy bill cassidy'),
   member('M001136', 'Lisa McClain', 'McClain', 'house', 'MI', 'lisa mcclain lisa mcclain'),
-  member('M001232', 'April McClain Delaney', 'McClain Delaney', 'house', 'MD', 'april mcclain delaney april mcclain delaney'),
+  member(
+    'M001232',
+    'April McClain Delaney',
+    'McClain Delaney',
+    'house',
+    'MD',
+    'april mcclain delaney april mcclain delaney',
+  ),
   member('D000628', 'Neal Dunn', 'Dunn', 'house', 'FL', 'neal p dunn neal p dunn'),
   member('V000081', 'Nydia Velázquez', 'Velázquez', 'house', 'NY', 'nydia m velazquez nydia m velazquez'),
 ];
@@ -34,10 +59,17 @@ function rejection(run: () => unknown): string {
 
 describe('member names', () => {
   const matcher = new MemberMatcher(MEMBERS);
-  const id = (name: string, chamber = 'senate', state?: string) => matcher.match(name, chamber, state)?.member.bioguideId ?? null;
+  const id = (name: string, chamber = 'senate', state?: string) =>
+    matcher.match(name, chamber, state)?.member.bioguideId ?? null;
 
   it('matches every written form of one name to one member', () => {
-    for (const name of ['Boozman, John', 'John Boozman', 'Sen. John Boozman', 'HON. JOHN BOOZMAN', 'John N. Boozman, Jr.']) {
+    for (const name of [
+      'Boozman, John',
+      'John Boozman',
+      'Sen. John Boozman',
+      'HON. JOHN BOOZMAN',
+      'John N. Boozman, Jr.',
+    ]) {
       expect(id(name), name).toBe('B001236');
     }
     expect(id('William Cassidy')).toBe('C001075');
@@ -63,13 +95,27 @@ describe('member names', () => {
 describe('trade fields', () => {
   it('maps owner codes and words to one vocabulary', () => {
     const owners = ['SP', 'Spouse', 'JT', 'Joint', 'DC', 'Child', 'Dependent Child', 'Self', ''].map(normaliseOwner);
-    expect(owners).toEqual(['spouse', 'spouse', 'joint', 'joint', 'dependent', 'dependent', 'dependent', 'self', 'self']);
+    expect(owners).toEqual([
+      'spouse',
+      'spouse',
+      'joint',
+      'joint',
+      'dependent',
+      'dependent',
+      'dependent',
+      'self',
+      'self',
+    ]);
     expect(rejection(() => normaliseOwner('N/A'))).toBe('unknown_owner');
   });
 
   it('maps sale kinds', () => {
     expect(['Purchase', 'Sale (Full)', 'Sale (Partial)', 'Sale', 'Exchange'].map(normaliseTradeType)).toEqual([
-      'purchase', 'sale', 'sale_partial', 'sale', 'exchange',
+      'purchase',
+      'sale',
+      'sale_partial',
+      'sale',
+      'exchange',
     ]);
     expect(rejection(() => normaliseTradeType('N/A'))).toBe('unknown_trade_type');
   });
@@ -82,24 +128,48 @@ describe('trade fields', () => {
   });
 
   it('handles placeholder and class-share tickers', () => {
-    expect(['--', '', null, 'N/A', ' '].map((ticker) => normaliseTicker(ticker))).toEqual([null, null, null, null, null]);
-    expect(['BRK.B', 'BRK-B', 'brk/b', 'BRK B'].map((ticker) => normaliseTicker(ticker))).toEqual(['BRK-B', 'BRK-B', 'BRK-B', 'BRK-B']);
+    expect(['--', '', null, 'N/A', ' '].map((ticker) => normaliseTicker(ticker))).toEqual([
+      null,
+      null,
+      null,
+      null,
+      null,
+    ]);
+    expect(['BRK.B', 'BRK-B', 'brk/b', 'BRK B'].map((ticker) => normaliseTicker(ticker))).toEqual([
+      'BRK-B',
+      'BRK-B',
+      'BRK-B',
+      'BRK-B',
+    ]);
     expect(normaliseTicker('BRKB', new Set(['BRK-B']))).toBe('BRK-B');
     expect(normaliseTicker('BRKB')).toBe('BRKB');
     expect(normaliseTicker('NA')).toBe('NA');
   });
 
   it('keeps option trades apart from stock trades', () => {
-    expect(parseOptionSymbol('SPY160219P00180000')).toEqual({ underlying: 'SPY', expiry: '2016-02-19', right: 'put', strike: 180 });
+    expect(parseOptionSymbol('SPY160219P00180000')).toEqual({
+      underlying: 'SPY',
+      expiry: '2016-02-19',
+      right: 'put',
+      strike: 180,
+    });
     expect(classifyAsset('Stock Option', 'Apple call option strike 150', 'AAPL').assetType).toBe('option');
-    expect(classifyAsset(null, 'NVIDIA Corporation - Common Stock', 'NVDA')).toEqual({ assetType: 'stock', optionDetail: null });
-    expect(classifyAsset(null, 'Microsoft Corp. Call Options, strike $400, exp 01/17/2025', 'MSFT').assetType).toBe('option');
+    expect(classifyAsset(null, 'NVIDIA Corporation - Common Stock', 'NVDA')).toEqual({
+      assetType: 'stock',
+      optionDetail: null,
+    });
+    expect(classifyAsset(null, 'Microsoft Corp. Call Options, strike $400, exp 01/17/2025', 'MSFT').assetType).toBe(
+      'option',
+    );
     expect(classifyAsset('Corporate Bond', 'Apple 3.85% 2043', null).assetType).toBe('bond');
   });
 
   it('parses dates in the files’ forms and refuses days that do not exist', () => {
     expect(['11/10/2020', '1/2/90', '12/29/23', '2023-09-01'].map((text) => parseDate(text, 'd'))).toEqual([
-      '2020-11-10', '1990-01-02', '2023-12-29', '2023-09-01',
+      '2020-11-10',
+      '1990-01-02',
+      '2023-12-29',
+      '2023-09-01',
     ]);
     expect(rejection(() => parseDate('30/01/2025', 'd'))).toBe('unparseable_date');
     expect(rejection(() => parseDate('02/30/2025', 'd'))).toBe('unparseable_date');

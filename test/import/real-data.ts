@@ -4,7 +4,9 @@ import { fileURLToPath } from 'node:url';
 export const DATA = fileURLToPath(new URL('../fixtures/real/', import.meta.url));
 
 export const REAL_FILES = {
-  members: ['legislators-current.yaml', 'committees-current.yaml', 'committee-membership-current.yaml'].map((name) => `${DATA}congress_members/${name}`),
+  members: ['legislators-current.yaml', 'committees-current.yaml', 'committee-membership-current.yaml'].map(
+    (name) => `${DATA}congress_members/${name}`,
+  ),
   senate: `${DATA}congress_trades/senate-stock-watcher-data/all_transactions.json`,
   house: `${DATA}congress_trades/capitol-watch-data/house_transactions.json`,
   tickers: `${DATA}sec_edgar/company_tickers.json`,

@@ -23,11 +23,18 @@ async function writeHouseFile(path: string, count: number): Promise<void> {
   out.write('[');
   for (let index = 0; index < count; index += 1) {
     const day = new Date(Date.UTC(2024, 0, 1) + (index % 600) * 86_400_000);
-    const us = (date: Date) => `${String(date.getUTCMonth() + 1).padStart(2, '0')}/${String(date.getUTCDate()).padStart(2, '0')}/${date.getUTCFullYear()}`;
+    const us = (date: Date) =>
+      `${String(date.getUTCMonth() + 1).padStart(2, '0')}/${String(date.getUTCDate()).padStart(2, '0')}/${date.getUTCFullYear()}`;
     const record = {
-      disclosure_date: us(new Date(day.getTime() + 20 * 86_400_000)), transaction_date: us(day), owner: ['Self', 'Spouse', 'Joint'][index % 3],
-      ticker: `T${index % 5000}`, asset_description: `Company ${index % 5000} - Common Stock`, type: index % 2 ? 'Purchase' : 'Sale',
-      amount: '$1,001 - $15,000', representative: `Member ${index % 400}`, district: 'CA12',
+      disclosure_date: us(new Date(day.getTime() + 20 * 86_400_000)),
+      transaction_date: us(day),
+      owner: ['Self', 'Spouse', 'Joint'][index % 3],
+      ticker: `T${index % 5000}`,
+      asset_description: `Company ${index % 5000} - Common Stock`,
+      type: index % 2 ? 'Purchase' : 'Sale',
+      amount: '$1,001 - $15,000',
+      representative: `Member ${index % 400}`,
+      district: 'CA12',
       source_url: `https://disclosures-clerk.house.gov/public_disc/ptr-pdfs/2025/${20000000 + Math.floor(index / 25)}.pdf`,
     };
     if (!out.write(`${index ? ',' : ''}${JSON.stringify(record)}`)) await once(out, 'drain');
@@ -69,11 +76,15 @@ describe('streaming import of a large file', () => {
     });
     const seconds = (Date.now() - started) / 1000;
     expect(result).toMatchObject({ read: RECORDS, inserted: RECORDS, rejected: 0 });
-    const [count] = await store.databases.live.sql.query<{ n: number }>('SELECT count(*)::int AS n FROM congressional_trades');
+    const [count] = await store.databases.live.sql.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM congressional_trades',
+    );
     expect(count!.n).toBe(RECORDS);
     // Parsing the 30 MB file whole would hold some 200 MB of objects; streaming holds one batch and small indexes.
     expect(batches).toBeGreaterThanOrEqual(RECORDS / 1000);
     expect(peak - baseline).toBeLessThan(40 * 1024 * 1024);
-    console.info(`imported ${RECORDS} trades in ${seconds.toFixed(1)} s; heap grew by at most ${((peak - baseline) / 1048576).toFixed(0)} MB`);
+    console.info(
+      `imported ${RECORDS} trades in ${seconds.toFixed(1)} s; heap grew by at most ${((peak - baseline) / 1048576).toFixed(0)} MB`,
+    );
   });
 });

@@ -13,7 +13,11 @@ beforeAll(async () => {
   // disclosed trade), one inside it.
   await service.databases.sandbox.prisma.briefing.createMany({
     data: [
-      { date: day(25), headline: 'NVIDIA (NVDA): earnings ahead', summary: 'Top signal: NVIDIA earnings preview, hidden from analysts.' },
+      {
+        date: day(25),
+        headline: 'NVIDIA (NVDA): earnings ahead',
+        summary: 'Top signal: NVIDIA earnings preview, hidden from analysts.',
+      },
       { date: day(3), headline: 'NVIDIA (NVDA): insider buying', summary: 'Top signal: NVIDIA insider buy.' },
     ],
   });
@@ -35,7 +39,9 @@ describe('briefings outside the analyst’s 7-day signal history', () => {
     expect((await service.get(`/api/briefings/${isoDay(3)}`, key)).text).toContain('Top signal: NVIDIA insider buy.');
 
     const list = await service.get('/api/briefings?limit=200', key);
-    const byDate = new Map(list.body.briefings.map((briefing: { date: string; headline: string }) => [briefing.date, briefing.headline]));
+    const byDate = new Map(
+      list.body.briefings.map((briefing: { date: string; headline: string }) => [briefing.date, briefing.headline]),
+    );
     expect(byDate.get(isoDay(25))).toBe('0 signals and 1 congressional trade');
     expect(byDate.has(isoDay(50))).toBe(false);
     expect(byDate.get(isoDay(3))).toBe('NVIDIA (NVDA): insider buying');
@@ -48,7 +54,9 @@ describe('briefings outside the analyst’s 7-day signal history', () => {
     expect(old.text).toContain('hidden from analysts');
     expect(old.text).toContain('<h1>NVIDIA (NVDA): earnings ahead</h1>');
     const list = await service.get('/api/briefings?limit=200', key);
-    expect(list.body.briefings.find((briefing: { date: string }) => briefing.date === isoDay(50)).headline).toBe('Quiet <day> & more');
+    expect(list.body.briefings.find((briefing: { date: string }) => briefing.date === isoDay(50)).headline).toBe(
+      'Quiet <day> & more',
+    );
   });
 });
 
@@ -57,7 +65,16 @@ describe('report download below the plan', () => {
     const analyst = await service.createKey({ plan: 'analyst' });
     // A report written while the account was on a higher plan.
     const job = await service.databases.sandbox.prisma.reportJob.create({
-      data: { accountId: analyst.accountId, vertical: 'b2b', recordType: 'companies', filters: {}, format: 'csv', fields: [], status: 'completed', filePath: 'missing.csv' },
+      data: {
+        accountId: analyst.accountId,
+        vertical: 'b2b',
+        recordType: 'companies',
+        filters: {},
+        format: 'csv',
+        fields: [],
+        status: 'completed',
+        filePath: 'missing.csv',
+      },
     });
     for (const id of [`rpt_${job.id}`, 'rpt_999999']) {
       const response = await service.get(`/api/v1/reports/${id}/download`, analyst.key);

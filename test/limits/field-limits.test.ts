@@ -29,7 +29,15 @@ describe('per-field limits of expensive fields (graphql-rate-limit)', () => {
     const { max } = FIELD_LIMITS['Query.members']!;
     expect(await check(viewer('a'), new Map([['Query.members', max - 2]]))).toBeUndefined();
     // Three more would pass the limit: refused, and the search it came with is not charged either.
-    expect(await check(viewer('a'), new Map([['Query.search', 5], ['Query.members', 3]]))).toMatchObject({ coordinate: 'Query.members' });
+    expect(
+      await check(
+        viewer('a'),
+        new Map([
+          ['Query.search', 5],
+          ['Query.members', 3],
+        ]),
+      ),
+    ).toMatchObject({ coordinate: 'Query.members' });
     expect(await check(viewer('a'), new Map([['Query.members', 2]]))).toBeUndefined();
     expect(await check(viewer('a'), new Map([['Query.members', 1]]))).toMatchObject({ coordinate: 'Query.members' });
     const searchMax = FIELD_LIMITS['Query.search']!.max;

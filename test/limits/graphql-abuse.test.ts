@@ -20,16 +20,21 @@ afterAll(async () => {
 /** `fragment F1 on Query { ...F0 ...F0 }` and so on: each level doubles what a naive expansion visits. */
 function fragmentFanOut(levels: number): string {
   let text = 'fragment F0 on Query { publicStats { signals7d } } ';
-  for (let level = 1; level < levels; level += 1) text += `fragment F${level} on Query { ...F${level - 1} ...F${level - 1} } `;
+  for (let level = 1; level < levels; level += 1)
+    text += `fragment F${level} on Query { ...F${level - 1} ...F${level - 1} } `;
   return `${text}query { ...F${levels - 1} }`;
 }
 
-const aliases = (count: number, selection: string) => Array.from({ length: count }, (_, index) => `a${index}: ${selection}`).join(' ');
+const aliases = (count: number, selection: string) =>
+  Array.from({ length: count }, (_, index) => `a${index}: ${selection}`).join(' ');
 
 function expectRefusal(response: HttpResult, detail: RegExp) {
   expect(response.status, response.text).toBe(400);
   expect(response.body.errors).toHaveLength(1);
-  expect(response.body.errors[0].extensions).toEqual({ code: 'invalid_parameter', details: { query: expect.stringMatching(detail) } });
+  expect(response.body.errors[0].extensions).toEqual({
+    code: 'invalid_parameter',
+    details: { query: expect.stringMatching(detail) },
+  });
   expect(response.text).not.toMatch(/stack|at [A-Za-z]+ \(/i);
 }
 
@@ -37,26 +42,33 @@ function expectRefusal(response: HttpResult, detail: RegExp) {
 function expectTokenRefusal(response: HttpResult) {
   expect(response.status, response.text).toBe(400);
   expect(response.body.errors[0].extensions).toEqual({ code: 'invalid_parameter' });
-  expect(response.body.errors[0].message).toMatch(new RegExp(`^Syntax Error: Document contains more tha[nt] ${QUERY_LIMITS.maxTokens} tokens`));
+  expect(response.body.errors[0].message).toMatch(
+    new RegExp(`^Syntax Error: Document contains more tha[nt] ${QUERY_LIMITS.maxTokens} tokens`),
+  );
   expect(response.text).not.toMatch(/call stack|at [A-Za-z]+ \(/i);
 }
 
 describe('GraphQL documents that multiply work', () => {
-  it.each([24, 40, 200])('refuses the %i-level fragment fan-out at once while /healthz keeps answering', async (levels) => {
-    const { key } = await service.createKey();
-    const document = fragmentFanOut(levels);
-    if (levels === 24) expect(document.length).toBeLessThan(1_000);
-    const started = Date.now();
-    const [refused, health] = await Promise.all([
-      service.request('POST', '/graphql', { key, body: { query: document } }).then((response) => ({ response, ms: Date.now() - started })),
-      service.request('GET', '/healthz').then((response) => ({ response, ms: Date.now() - started })),
-    ]);
-    if (levels === 200) expectTokenRefusal(refused.response);
-    else expectRefusal(refused.response, /^selects \d+ top-level fields; the maximum is 20$/);
-    expect(refused.ms).toBeLessThan(2_000);
-    expect(health.response.status).toBe(200);
-    expect(health.ms).toBeLessThan(2_000);
-  });
+  it.each([24, 40, 200])(
+    'refuses the %i-level fragment fan-out at once while /healthz keeps answering',
+    async (levels) => {
+      const { key } = await service.createKey();
+      const document = fragmentFanOut(levels);
+      if (levels === 24) expect(document.length).toBeLessThan(1_000);
+      const started = Date.now();
+      const [refused, health] = await Promise.all([
+        service
+          .request('POST', '/graphql', { key, body: { query: document } })
+          .then((response) => ({ response, ms: Date.now() - started })),
+        service.request('GET', '/healthz').then((response) => ({ response, ms: Date.now() - started })),
+      ]);
+      if (levels === 200) expectTokenRefusal(refused.response);
+      else expectRefusal(refused.response, /^selects \d+ top-level fields; the maximum is 20$/);
+      expect(refused.ms).toBeLessThan(2_000);
+      expect(health.response.status).toBe(200);
+      expect(health.ms).toBeLessThan(2_000);
+    },
+  );
 
   it('refuses 1,000 aliases of one field, of introspection and of a mutation, and as many as the token limit allows', async () => {
     const { key } = await service.createKey();
@@ -69,7 +81,10 @@ describe('GraphQL documents that multiply work', () => {
     for (const [kind, selection] of Object.entries(selections)) {
       const operation = kind === 'mutation' ? 'mutation' : 'query';
       expectTokenRefusal(await service.graphqlRaw(`${operation} { ${aliases(1_000, selection)} }`, {}, key));
-      expectRefusal(await service.graphqlRaw(`${operation} { ${aliases(100, selection)} }`, {}, key), /^selects 100 top-level fields/);
+      expectRefusal(
+        await service.graphqlRaw(`${operation} { ${aliases(100, selection)} }`, {}, key),
+        /^selects 100 top-level fields/,
+      );
     }
     expect(await service.databases.sandbox.prisma.watchlistEntry.count()).toBe(before);
   });
@@ -77,7 +92,10 @@ describe('GraphQL documents that multiply work', () => {
   it('caps aliases of one field in a nested selection set, and one response name used many times', async () => {
     const { key } = await service.createKey();
     const nested = `{ company(id: "b2b_1") { ${aliases(QUERY_LIMITS.maxAliasesPerField + 1, 'name')} } }`;
-    expectRefusal(await service.graphqlRaw(nested, {}, key), /^selects name 11 times in one selection set; the maximum is 10$/);
+    expectRefusal(
+      await service.graphqlRaw(nested, {}, key),
+      /^selects name 11 times in one selection set; the maximum is 10$/,
+    );
     // Thousands of selections of one name cost graphql-js's validation seconds; they are refused before it runs.
     const started = Date.now();
     const repeated = `{ publicStats { ${Array.from({ length: 1_500 }, () => 'signals7d').join(' ')} } }`;
@@ -89,25 +107,38 @@ describe('GraphQL documents that multiply work', () => {
 
   it('counts introspection: GraphiQL’s query passes, three of it aliased cost too much, deeper nesting is refused', async () => {
     const { key } = await service.createKey({ plan: 'analyst' });
-    const graphiql = getIntrospectionQuery({ descriptions: true, specifiedByUrl: true, directiveIsRepeatable: true, schemaDescription: true, inputValueDeprecation: true });
+    const graphiql = getIntrospectionQuery({
+      descriptions: true,
+      specifiedByUrl: true,
+      directiveIsRepeatable: true,
+      schemaDescription: true,
+      inputValueDeprecation: true,
+    });
     const passed = await service.graphqlRaw(graphiql, {}, key);
     expect(passed.status).toBe(200);
     expect(passed.body.data.__schema.queryType.name).toBe('Query');
-    const operationText = graphiql.slice(graphiql.indexOf('__schema') + '__schema'.length, graphiql.indexOf('fragment FullType'));
+    const operationText = graphiql.slice(
+      graphiql.indexOf('__schema') + '__schema'.length,
+      graphiql.indexOf('fragment FullType'),
+    );
     const body = operationText.slice(0, operationText.lastIndexOf('}'));
     const fragments = graphiql.slice(graphiql.indexOf('fragment FullType'));
     const three = `query { a: __schema ${body} b: __schema ${body} c: __schema ${body} } ${fragments}`;
     expectRefusal(await service.graphqlRaw(three, {}, key), /^has an estimated cost of \d+; the maximum is 20000$/);
     let ofType = 'name';
     for (let level = 0; level < QUERY_LIMITS.maxIntrospectionDepth; level += 1) ofType = `ofType { ${ofType} }`;
-    expectRefusal(await service.graphqlRaw(`{ __type(name: "Query") { ${ofType} } }`, {}, key), /^nests introspection 22 levels deep/);
+    expectRefusal(
+      await service.graphqlRaw(`{ __type(name: "Query") { ${ofType} } }`, {}, key),
+      /^nests introspection 22 levels deep/,
+    );
   });
 });
 
 describe('per-field limits and mutations, counted per occurrence', () => {
   it('charges each aliased members(q:) call and charges nothing for a refused operation', async () => {
     const { key } = await service.createKey();
-    const members = (count: number) => service.graphqlRaw(`{ ${aliases(count, 'members(q: "pelosi") { similarity }')} }`, {}, key);
+    const members = (count: number) =>
+      service.graphqlRaw(`{ ${aliases(count, 'members(q: "pelosi") { similarity }')} }`, {}, key);
     const { max } = FIELD_LIMITS['Query.members']!;
     expect(max).toBe(30);
     // 50 aliases are refused whole, before any call is counted.
@@ -144,7 +175,11 @@ describe('per-field limits and mutations, counted per occurrence', () => {
     const { key, accountId } = await service.createKey();
     const entries = () => service.databases.sandbox.prisma.watchlistEntry.count({ where: { accountId } });
     const add = (tickers: string[]) =>
-      service.graphqlRaw(`mutation { ${tickers.map((ticker) => `${ticker}: addWatchlistEntry(input: { ticker: "${ticker}" }) { created }`).join(' ')} }`, {}, key);
+      service.graphqlRaw(
+        `mutation { ${tickers.map((ticker) => `${ticker}: addWatchlistEntry(input: { ticker: "${ticker}" }) { created }`).join(' ')} }`,
+        {},
+        key,
+      );
     expectRefusal(await add(['AA', 'BB', 'CC', 'DD', 'EE', 'FF']), /^runs 6 mutations; the maximum is 5$/);
     expect(await entries()).toBe(0);
     const allowed = await add(['AA', 'BB', 'CC', 'DD', 'EE']);
@@ -156,11 +191,20 @@ describe('per-field limits and mutations, counted per occurrence', () => {
 describe('malformed GraphQL requests', () => {
   it('answers 400 to two anonymous operations, to none, and to an unknown operationName', async () => {
     const { key } = await service.createKey();
-    const two = await service.graphqlRaw('{ publicStats { signals7d } } { publicStats { signals24h: signals7d } }', {}, key);
+    const two = await service.graphqlRaw(
+      '{ publicStats { signals7d } } { publicStats { signals24h: signals7d } }',
+      {},
+      key,
+    );
     expect(two.status).toBe(400);
     expect(two.body.errors[0].extensions.code).toBe('invalid_parameter');
-    expect(two.body.errors[0].extensions.details).toEqual({ operationName: 'is required: the document contains 2 operations' });
-    const unknown = await service.request('POST', '/graphql', { key, body: { query: 'query A { publicStats { signals7d } }', operationName: 'B' } });
+    expect(two.body.errors[0].extensions.details).toEqual({
+      operationName: 'is required: the document contains 2 operations',
+    });
+    const unknown = await service.request('POST', '/graphql', {
+      key,
+      body: { query: 'query A { publicStats { signals7d } }', operationName: 'B' },
+    });
     expect(unknown.status).toBe(400);
     expect(unknown.body.errors[0]).toEqual({
       message: 'The document has no operation named "B".',
@@ -168,7 +212,10 @@ describe('malformed GraphQL requests', () => {
     });
     const none = await service.graphqlRaw('fragment F on Query { publicStats { signals7d } }', {}, key);
     expect(none.status).toBe(400);
-    const named = await service.request('POST', '/graphql', { key, body: { query: 'query A { publicStats { signals7d } } query B { __typename }', operationName: 'B' } });
+    const named = await service.request('POST', '/graphql', {
+      key,
+      body: { query: 'query A { publicStats { signals7d } } query B { __typename }', operationName: 'B' },
+    });
     expect(named.status).toBe(200);
     expect(named.body.data).toEqual({ __typename: 'Query' });
   });
@@ -182,12 +229,18 @@ describe('malformed GraphQL requests', () => {
 
   it('refuses a batch (a JSON array) and a body over the size limit with JSON errors', async () => {
     const { key } = await service.createKey();
-    const batch = await service.request('POST', '/graphql', { key, body: [{ query: '{ __typename }' }, { query: '{ __typename }' }] });
+    const batch = await service.request('POST', '/graphql', {
+      key,
+      body: [{ query: '{ __typename }' }, { query: '{ __typename }' }],
+    });
     expect(batch.status).toBe(400);
     expect(batch.headers.get('content-type')).toMatch(/json/);
     expect(batch.body.errors[0]).toEqual({
       message: 'Batched GraphQL requests are not accepted: send one operation per request.',
-      extensions: { code: 'invalid_parameter', details: { body: 'must be one GraphQL request object; batches (a JSON array) are not accepted' } },
+      extensions: {
+        code: 'invalid_parameter',
+        details: { body: 'must be one GraphQL request object; batches (a JSON array) are not accepted' },
+      },
     });
     const padding = 'x'.repeat(QUERY_LIMITS.maxBodyBytes);
     const large = await service.request('POST', '/graphql', { key, body: { query: `{ __typename } # ${padding}` } });
@@ -198,7 +251,10 @@ describe('malformed GraphQL requests', () => {
   it('applies the same bounds to GET /graphql', async () => {
     const { key } = await service.createKey();
     const query = encodeURIComponent(`{ ${aliases(30, 'publicStats { signals7d }')} }`);
-    const refused = await service.request('GET', `/graphql?query=${query}`, { key, headers: { 'apollo-require-preflight': 'true' } });
+    const refused = await service.request('GET', `/graphql?query=${query}`, {
+      key,
+      headers: { 'apollo-require-preflight': 'true' },
+    });
     expectRefusal(refused, /top-level fields/);
   });
 });

@@ -1,6 +1,12 @@
 import { extendSchema, parse } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { PLAN_RULES, assertEveryFieldHasAPlan, assertPlanReaches, fieldsWithoutPlan, ruleFor } from '../../gateway/auth/plan-access.ts';
+import {
+  PLAN_RULES,
+  assertEveryFieldHasAPlan,
+  assertPlanReaches,
+  fieldsWithoutPlan,
+  ruleFor,
+} from '../../gateway/auth/plan-access.ts';
 import { FIELD_LIMITS } from '../../gateway/limits/policy.ts';
 import { apiSchema } from '../../gateway/supergraph.ts';
 import { RECORD_TYPES } from '../../subgraphs/index.ts';
@@ -26,7 +32,8 @@ describe('the plan and limit tables', () => {
 
   it('put every record type’s lists, connection and single record at the plan its model file declares', () => {
     for (const type of RECORD_TYPES) {
-      for (const root of [type.list, type.connection, type.one]) expect(ruleFor('Query', root)?.plan, root).toBe(type.plan);
+      for (const root of [type.list, type.connection, type.one])
+        expect(ruleFor('Query', root)?.plan, root).toBe(type.plan);
     }
   });
 });

@@ -47,7 +47,10 @@ const search = (app: FastifyInstance, remoteAddress: string, headers: Record<str
 
 function expectRefusal(response: LightMyRequestResponse, limit: number) {
   expect(response.statusCode).toBe(429);
-  expect(response.json()).toEqual({ error: 'rate_limited', message: expect.stringMatching(new RegExp(`^Rate limit of ${limit} requests exceeded; retry in \\d+ seconds\\.$`)) });
+  expect(response.json()).toEqual({
+    error: 'rate_limited',
+    message: expect.stringMatching(new RegExp(`^Rate limit of ${limit} requests exceeded; retry in \\d+ seconds\\.$`)),
+  });
   expect(response.headers['x-ratelimit-limit']).toBe(String(limit));
   expect(response.headers['x-ratelimit-remaining']).toBe('0');
   const retryAfter = Number(response.headers['retry-after']);
@@ -63,7 +66,10 @@ describe('anonymous callers of public routes, per client address', () => {
     expect(max).toBe(60);
     expect(ANONYMOUS_LIMITS.login.max).toBe(30);
     for (let call = 1; call <= max; call += 1) {
-      const response = call % 3 ? await search(app, '203.0.113.7') : await app.inject({ method: 'GET', url: '/api/stats/public', remoteAddress: '203.0.113.7' });
+      const response =
+        call % 3
+          ? await search(app, '203.0.113.7')
+          : await app.inject({ method: 'GET', url: '/api/stats/public', remoteAddress: '203.0.113.7' });
       expect(response.statusCode, `call ${call}`).toBe(200);
       expect(response.headers['x-ratelimit-limit']).toBe(String(max));
       expect(response.headers['x-ratelimit-remaining']).toBe(String(max - call));
@@ -94,7 +100,12 @@ describe('anonymous callers of public routes, per client address', () => {
   it(`give login its own, lower budget of ${ANONYMOUS_LIMITS.login.max} tries a minute`, async () => {
     const app = await gateway();
     const login = (index: number) =>
-      app.inject({ method: 'POST', url: '/api/auth/login', remoteAddress: '198.51.100.4', payload: { email: `nobody${index}@example.com`, password: 'wrong' } });
+      app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        remoteAddress: '198.51.100.4',
+        payload: { email: `nobody${index}@example.com`, password: 'wrong' },
+      });
     for (let index = 1; index <= ANONYMOUS_LIMITS.login.max; index += 1) {
       const response = await login(index);
       expect(response.statusCode, `try ${index}`).toBe(401);
@@ -137,11 +148,26 @@ describe('GET /api/search and the plan table', () => {
     const analyst = await search(app, '192.0.2.50', { authorization: `Bearer ${await liveKey('analyst')}` });
     expect(analyst.statusCode).toBe(200);
 
-    const hidden = { marketCap: null, ceo: null, description: null, website: null, employees: null, headquarters: null, cik: null, updatedAt: null };
+    const hidden = {
+      marketCap: null,
+      ceo: null,
+      description: null,
+      website: null,
+      employees: null,
+      headquarters: null,
+      cik: null,
+      updatedAt: null,
+    };
     const open = { companyName: 'NVIDIA Corporation', sector: 'Technology', industry: 'Semiconductors' };
     expect(anonymous.json().profile).toEqual({ ...open, ...hidden });
     expect(analyst.json().profile).toEqual({ ...open, ...hidden });
-    expect(professional.json().profile).toMatchObject({ ...open, ceo: 'Jensen Huang', marketCap: 3.5e12, description: 'GPUs.', cik: '0001045810' });
+    expect(professional.json().profile).toMatchObject({
+      ...open,
+      ceo: 'Jensen Huang',
+      marketCap: 3.5e12,
+      description: 'GPUs.',
+      cik: '0001045810',
+    });
     // The same body shape for everyone, the rest of the search included.
     expect(Object.keys(anonymous.json()).sort()).toEqual(Object.keys(professional.json()).sort());
     expect(anonymous.json().quote).toEqual(professional.json().quote);
@@ -157,11 +183,25 @@ describe('GET /api/search and the plan table', () => {
   it('still refuses analysts the professional profile fields over GraphQL and the enrich route', async () => {
     const app = await gateway();
     const authorization = `Bearer ${await liveKey('analyst')}`;
-    const graphql = await app.inject({ method: 'POST', url: '/graphql', headers: { authorization }, payload: { query: '{ ticker(symbol: "NVDA") { profile { companyName ceo } } }' } });
+    const graphql = await app.inject({
+      method: 'POST',
+      url: '/graphql',
+      headers: { authorization },
+      payload: { query: '{ ticker(symbol: "NVDA") { profile { companyName ceo } } }' },
+    });
     expect(graphql.statusCode).toBe(403);
     expect(graphql.json().errors[0].extensions.code).toBe('plan_required');
-    const open = await app.inject({ method: 'POST', url: '/graphql', headers: { authorization }, payload: { query: '{ ticker(symbol: "NVDA") { profile { companyName sector } } }' } });
-    expect(open.json()).toEqual({ data: { ticker: { profile: { companyName: 'NVIDIA Corporation', sector: 'Technology' } } } });
-    expect((await app.inject({ method: 'GET', url: '/api/enrich/NVDA', headers: { authorization } })).statusCode).toBe(403);
+    const open = await app.inject({
+      method: 'POST',
+      url: '/graphql',
+      headers: { authorization },
+      payload: { query: '{ ticker(symbol: "NVDA") { profile { companyName sector } } }' },
+    });
+    expect(open.json()).toEqual({
+      data: { ticker: { profile: { companyName: 'NVIDIA Corporation', sector: 'Technology' } } },
+    });
+    expect((await app.inject({ method: 'GET', url: '/api/enrich/NVDA', headers: { authorization } })).statusCode).toBe(
+      403,
+    );
   });
 });

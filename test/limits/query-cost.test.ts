@@ -18,7 +18,8 @@ function measure(text: string) {
 
 function fragmentFanOut(levels: number): string {
   let text = 'fragment F0 on Query { publicStats { signals7d } } ';
-  for (let level = 1; level < levels; level += 1) text += `fragment F${level} on Query { ...F${level - 1} ...F${level - 1} } `;
+  for (let level = 1; level < levels; level += 1)
+    text += `fragment F${level} on Query { ...F${level - 1} ...F${level - 1} } `;
   return `${text}query { ...F${levels - 1} }`;
 }
 
@@ -36,9 +37,18 @@ describe('measuring an operation (linear in the document)', () => {
   });
 
   it('counts aliases, page sizes through fragments, and introspection apart from the data depth', () => {
-    const shape = measure('query { a: signals(limit: 50) { ...Nodes } b: signals { ...Nodes } } fragment Nodes on SignalPage { nodes { id ticker } }');
+    const shape = measure(
+      'query { a: signals(limit: 50) { ...Nodes } b: signals { ...Nodes } } fragment Nodes on SignalPage { nodes { id ticker } }',
+    );
     expect(shape).toMatchObject({ depth: 3, rootFields: 2, cost: 2 * 1 + 2 * 1 + (50 + 25) * 2 });
-    expect(shape.fields).toEqual(new Map([['Query.signals', 2], ['SignalPage.nodes', 2], ['Signal.id', 2], ['Signal.ticker', 2]]));
+    expect(shape.fields).toEqual(
+      new Map([
+        ['Query.signals', 2],
+        ['SignalPage.nodes', 2],
+        ['Signal.id', 2],
+        ['Signal.ticker', 2],
+      ]),
+    );
     const introspection = measure(getIntrospectionQuery());
     expect(introspection.depth).toBe(1);
     expect(introspection.introspectionDepth).toBeLessThanOrEqual(QUERY_LIMITS.maxIntrospectionDepth);
@@ -48,6 +58,9 @@ describe('measuring an operation (linear in the document)', () => {
 
   it('tolerates what validation refuses later: unknown fields and fragments, fragment cycles', () => {
     expect(measure('{ nothing { here } ...Missing }')).toMatchObject({ depth: 2, cost: 2 });
-    expect(measure('query { ...A } fragment A on Query { publicStats { signals7d } ...B } fragment B on Query { ...A }').rootFields).toBe(1);
+    expect(
+      measure('query { ...A } fragment A on Query { publicStats { signals7d } ...B } fragment B on Query { ...A }')
+        .rootFields,
+    ).toBe(1);
   });
 });

@@ -25,7 +25,8 @@ describe('plans and per-minute rate limits (scheme B)', () => {
   it('lets each plan reach what the table allows and answers the rest with the documented 403', async () => {
     const forbidden = {
       error: 'plan_required',
-      message: 'Business, real-estate and legal records, universal search, leads (/api/v1) require the professional plan or higher; your plan is analyst.',
+      message:
+        'Business, real-estate and legal records, universal search, leads (/api/v1) require the professional plan or higher; your plan is analyst.',
       redirect: '/billing',
     };
     for (const plan of ['analyst', 'professional', 'institutional'] as const) {
@@ -33,16 +34,24 @@ describe('plans and per-minute rate limits (scheme B)', () => {
       const signals = await service.get('/api/signals', key);
       expect(signals.status, `${plan} /api/signals`).toBe(200);
       const companies = await service.get('/api/v1/b2b/companies', key);
-      const graphql = await service.request('POST', '/graphql', { key, body: { query: '{ companies { nodes { id } } }' } });
+      const graphql = await service.request('POST', '/graphql', {
+        key,
+        body: { query: '{ companies { nodes { id } } }' },
+      });
       if (plan === 'analyst') {
         expect(companies.status).toBe(403);
         expect(companies.body).toEqual(forbidden);
         expect(companies.headers.get('x-ratelimit-limit')).toBe('60');
         expect(graphql.status).toBe(403);
         expect(graphql.body.data).toBeUndefined();
-        expect(graphql.body.errors).toEqual([{ message: forbidden.message, extensions: { code: 'plan_required', redirect: '/billing' } }]);
+        expect(graphql.body.errors).toEqual([
+          { message: forbidden.message, extensions: { code: 'plan_required', redirect: '/billing' } },
+        ]);
         // Fields reached through fragments are governed too.
-        const spread = await service.request('POST', '/graphql', { key, body: { query: '{ ...F } fragment F on Query { companies { nodes { id } } }' } });
+        const spread = await service.request('POST', '/graphql', {
+          key,
+          body: { query: '{ ...F } fragment F on Query { companies { nodes { id } } }' },
+        });
         expect(spread.status).toBe(403);
         expect(spread.body.errors[0].extensions.code).toBe('plan_required');
       } else {
@@ -60,7 +69,10 @@ describe('plans and per-minute rate limits (scheme B)', () => {
     // follow from its model file and are documented as a pattern, so a new record type needs no edit here.
     const fromRecordTypes = new Set(
       RECORD_TYPES.flatMap((type) => [
-        `Query.${type.list}`, `Query.${type.connection}`, `Query.${type.one}`, `${type.model}.*`,
+        `Query.${type.list}`,
+        `Query.${type.connection}`,
+        `Query.${type.one}`,
+        `${type.model}.*`,
         ...Object.keys(type.fieldPlans).map((field) => `${type.model}.${field}`),
       ]),
     );
@@ -81,7 +93,10 @@ describe('plans and per-minute rate limits (scheme B)', () => {
     }
     const refused = await service.get('/api/signals?limit=1', key);
     expect(refused.status).toBe(429);
-    expect(refused.body).toEqual({ error: 'rate_limited', message: expect.stringMatching(/^Rate limit of 60 requests exceeded; retry in \d+ seconds\.$/) });
+    expect(refused.body).toEqual({
+      error: 'rate_limited',
+      message: expect.stringMatching(/^Rate limit of 60 requests exceeded; retry in \d+ seconds\.$/),
+    });
     expectRateLimitHeaders(refused, 60, 0);
     const retryAfter = Number(refused.headers.get('retry-after'));
     expect(retryAfter).toBeGreaterThanOrEqual(1);
@@ -99,7 +114,10 @@ describe('plans and per-minute rate limits (scheme B)', () => {
   });
 
   it('puts the professional and institutional limits in the headers', async () => {
-    for (const [plan, limit] of [['professional', 300], ['institutional', 1000]] as const) {
+    for (const [plan, limit] of [
+      ['professional', 300],
+      ['institutional', 1000],
+    ] as const) {
       const { key } = await service.createKey({ plan, mode: 'sandbox' });
       const response = await service.get('/api/signals?limit=1', key);
       expect(response.headers.get('x-ratelimit-limit')).toBe(String(limit));
@@ -118,14 +136,16 @@ describe('plans and per-minute rate limits (scheme B)', () => {
   it('refuses a too-deep and a too-costly query before it runs, with a 400 naming the query', async () => {
     const { key } = await service.createKey({ plan: 'institutional', mode: 'sandbox' });
     service.queries.length = 0;
-    const deep = '{ companies { nodes { contacts { company { contacts { company { contacts { company { contacts { company { id } } } } } } } } } } }';
+    const deep =
+      '{ companies { nodes { contacts { company { contacts { company { contacts { company { contacts { company { id } } } } } } } } } } }';
     const tooDeep = await service.request('POST', '/graphql', { key, body: { query: deep } });
     expect(tooDeep.status).toBe(400);
     expect(tooDeep.body.errors[0]).toEqual({
       message: 'The query is too deep (11 levels; at most 10).',
       extensions: { code: 'invalid_parameter', details: { query: 'is nested 11 levels deep; the maximum is 10' } },
     });
-    const fields = 'id ticker companyName signalType filingType aiSummary materialityScore sentiment urgent sourceUrl createdAt';
+    const fields =
+      'id ticker companyName signalType filingType aiSummary materialityScore sentiment urgent sourceUrl createdAt';
     const costly = `{ ${Array.from({ length: 10 }, (_, index) => `s${index}: signals(limit: 200) { nodes { ${fields} } }`).join(' ')} }`;
     const tooCostly = await service.request('POST', '/graphql', { key, body: { query: costly } });
     expect(tooCostly.status).toBe(400);
@@ -134,7 +154,10 @@ describe('plans and per-minute rate limits (scheme B)', () => {
     // Nothing reached the database: the refusal came before planning and execution (only the key lookup ran).
     expect(service.queries.filter((sql) => /"signals"|"companies"/.test(sql))).toEqual([]);
     // The same query with a smaller page runs.
-    const fine = await service.request('POST', '/graphql', { key, body: { query: `{ signals(limit: 200) { nodes { ${fields} } } }` } });
+    const fine = await service.request('POST', '/graphql', {
+      key,
+      body: { query: `{ signals(limit: 200) { nodes { ${fields} } } }` },
+    });
     expect(fine.status).toBe(200);
   });
 

@@ -32,7 +32,9 @@ describe('sandbox credits and usage metering', () => {
     expect(graphql.status).toBe(403);
     expect(graphql.body).toEqual(trialOver);
     const [row] = await service.databases.live.sql.query<{ calls_used: number }>(
-      'SELECT calls_used FROM api_keys WHERE prefix = $1', [key.slice(0, 12)]);
+      'SELECT calls_used FROM api_keys WHERE prefix = $1',
+      [key.slice(0, 12)],
+    );
     expect(row!.calls_used).toBe(500);
 
     // A restarted gateway on the same databases still counts the spent credits.
@@ -41,12 +43,20 @@ describe('sandbox credits and usage metering', () => {
     const restarted = await createServer({ databases });
     try {
       await restarted.ready();
-      const again = await restarted.inject({ method: 'GET', url: '/api/signals', headers: { authorization: `Bearer ${key}` } });
+      const again = await restarted.inject({
+        method: 'GET',
+        url: '/api/signals',
+        headers: { authorization: `Bearer ${key}` },
+      });
       expect(again.statusCode).toBe(403);
       expect(again.json()).toEqual(trialOver);
       // Another sandbox key still has its own 500.
       const fresh = await service.createKey({ plan: 'analyst', mode: 'sandbox' });
-      const ok = await restarted.inject({ method: 'GET', url: '/api/v1/usage', headers: { authorization: `Bearer ${fresh.key}` } });
+      const ok = await restarted.inject({
+        method: 'GET',
+        url: '/api/v1/usage',
+        headers: { authorization: `Bearer ${fresh.key}` },
+      });
       expect(ok.statusCode).toBe(200);
       expect(ok.json()).toMatchObject({ calls: 1, remaining: 499 });
     } finally {
@@ -66,9 +76,14 @@ describe('a new user: login, create a key, call, read usage', () => {
     const { hashPassword } = await import('../../gateway/auth/passwords.ts');
     const { createAccount } = await import('../../gateway/auth/api-keys.ts');
     const account = await createAccount(service.databases.live, 'professional', 'first.customer@example.com');
-    await service.databases.live.prisma.account.update({ where: { id: account.id }, data: { passwordHash: await hashPassword('a long passphrase') } });
+    await service.databases.live.prisma.account.update({
+      where: { id: account.id },
+      data: { passwordHash: await hashPassword('a long passphrase') },
+    });
 
-    const login = await service.request('POST', '/api/auth/login', { body: { email: 'first.customer@example.com', password: 'a long passphrase' } });
+    const login = await service.request('POST', '/api/auth/login', {
+      body: { email: 'first.customer@example.com', password: 'a long passphrase' },
+    });
     const { token } = login.body;
     const created = await service.request('POST', '/api/keys', { key: token, body: { mode: 'live', name: 'backend' } });
     const key = created.body.key as string;
@@ -94,7 +109,9 @@ describe('a new user: login, create a key, call, read usage', () => {
       overage_price_per_call: 0.01,
     });
     const [row] = await service.databases.live.sql.query<{ calls: number }>(
-      `SELECT calls FROM usage_counters WHERE account_id = $1 AND mode = 'live' AND day = (now() AT TIME ZONE 'UTC')::date`, [account.id]);
+      `SELECT calls FROM usage_counters WHERE account_id = $1 AND mode = 'live' AND day = (now() AT TIME ZONE 'UTC')::date`,
+      [account.id],
+    );
     expect(row!.calls).toBe(calls);
   });
 
@@ -103,12 +120,20 @@ describe('a new user: login, create a key, call, read usage', () => {
     const day = new Date().toISOString().slice(0, 10);
     // The day's count stands at the analyst allowance (1,000) already; the next three calls are overage.
     await service.databases.live.sql.query(
-      `INSERT INTO usage_counters (account_id, mode, day, calls) VALUES ($1, 'live', $2::date, 1000)`, [accountId, day]);
+      `INSERT INTO usage_counters (account_id, mode, day, calls) VALUES ($1, 'live', $2::date, 1000)`,
+      [accountId, day],
+    );
     await service.get('/api/signals?limit=1', key);
     await service.get('/api/signals?limit=1', key);
     const usage = await service.get('/api/v1/usage', key);
     expect(usage.status).toBe(200);
-    expect(usage.body).toMatchObject({ calls: 1003, allowance: 1000, remaining: 0, overage_calls: 3, overage_cost: 0.03 });
+    expect(usage.body).toMatchObject({
+      calls: 1003,
+      allowance: 1000,
+      remaining: 0,
+      overage_calls: 3,
+      overage_cost: 0.03,
+    });
     expect(usage.headers.get('x-usage-overage')).toBe('3');
   });
 });

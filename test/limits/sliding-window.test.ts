@@ -27,7 +27,8 @@ function burstAcrossBoundary(limit: number): number[] {
 /** The largest number of admitted calls within any 60 s span. */
 function busiestMinute(admitted: number[]): number {
   let most = 0;
-  for (const start of admitted) most = Math.max(most, admitted.filter((time) => time >= start && time < start + MINUTE).length);
+  for (const start of admitted)
+    most = Math.max(most, admitted.filter((time) => time >= start && time < start + MINUTE).length);
   return most;
 }
 
@@ -67,8 +68,13 @@ describe('scheme B counts any 60 seconds, not clock minutes', () => {
       expect(first.retryAfter).toBe(Math.ceil(first.reset - first.now / 1000));
       // Once the first call is 60 s old, exactly one slot is free again.
       const later = admitted[0]! + MINUTE;
-      expect((await takeRequest(counters, 'B', { ...viewer, accountId: `${viewer.accountId}-${kind}` }, later))!.retryAfter).toBeUndefined();
-      expect((await takeRequest(counters, 'B', { ...viewer, accountId: `${viewer.accountId}-${kind}` }, later + 1))!.retryAfter).toBeGreaterThan(0);
+      expect(
+        (await takeRequest(counters, 'B', { ...viewer, accountId: `${viewer.accountId}-${kind}` }, later))!.retryAfter,
+      ).toBeUndefined();
+      expect(
+        (await takeRequest(counters, 'B', { ...viewer, accountId: `${viewer.accountId}-${kind}` }, later + 1))!
+          .retryAfter,
+      ).toBeGreaterThan(0);
     });
   }
 
@@ -90,7 +96,11 @@ describe('scheme B counts any 60 seconds, not clock minutes', () => {
     const admitted: number[] = [];
     for (const [index, time] of burstAcrossBoundary(60).entries()) {
       now = time;
-      const response = await gateways[index % 2]!.inject({ method: 'GET', url: '/api/v1/usage', headers: { authorization: `Bearer ${key}` } });
+      const response = await gateways[index % 2]!.inject({
+        method: 'GET',
+        url: '/api/v1/usage',
+        headers: { authorization: `Bearer ${key}` },
+      });
       expect(response.headers['x-ratelimit-limit']).toBe('60');
       if (response.statusCode === 200) {
         admitted.push(time);

@@ -38,12 +38,23 @@ describe('subgraphs as separate services', () => {
     });
     apps.push(gateway);
     // One recent and one 30-day-old signal in the live database: the analyst plan sees 7 days of history.
-    for (const [index, age] of [[1, 2 * DAY], [2, 30 * DAY]] as const) {
+    for (const [index, age] of [
+      [1, 2 * DAY],
+      [2, 30 * DAY],
+    ] as const) {
       await store.databases.live.prisma.signal.create({
         data: {
-          ticker: 'ACME', companyName: 'Acme', signalType: 'sec_filing', filingType: '8-K', aiSummary: 'summary',
-          materialityScore: 50, sentiment: 'NEUTRAL', urgent: false, sourceUrl: 'https://example.com',
-          sourceKey: `test-${index}`, createdAt: new Date(Date.now() - age),
+          ticker: 'ACME',
+          companyName: 'Acme',
+          signalType: 'sec_filing',
+          filingType: '8-K',
+          aiSummary: 'summary',
+          materialityScore: 50,
+          sentiment: 'NEUTRAL',
+          urgent: false,
+          sourceUrl: 'https://example.com',
+          sourceKey: `test-${index}`,
+          createdAt: new Date(Date.now() - age),
         },
       });
     }
@@ -61,10 +72,24 @@ describe('subgraphs as separate services', () => {
     });
 
   it('refuses requests without the shared secret or with a wrong one, with a JSON 401', async () => {
-    for (const headers of [{}, { [SUBGRAPH_SECRET_HEADER]: 'wrong' }, { [SUBGRAPH_SECRET_HEADER]: `${SECRET}x` }] as Record<string, string>[]) {
-      const response = await direct({ ...headers, [VIEWER_HEADER]: JSON.stringify({ accountId: '00000000-0000-0000-0000-000000000001', plan: 'institutional', mode: 'live' }) });
+    for (const headers of [
+      {},
+      { [SUBGRAPH_SECRET_HEADER]: 'wrong' },
+      { [SUBGRAPH_SECRET_HEADER]: `${SECRET}x` },
+    ] as Record<string, string>[]) {
+      const response = await direct({
+        ...headers,
+        [VIEWER_HEADER]: JSON.stringify({
+          accountId: '00000000-0000-0000-0000-000000000001',
+          plan: 'institutional',
+          mode: 'live',
+        }),
+      });
       expect(response.status).toBe(401);
-      expect(await response.json()).toEqual({ error: 'unauthorized', message: 'This subgraph answers only its gateway.' });
+      expect(await response.json()).toEqual({
+        error: 'unauthorized',
+        message: 'This subgraph answers only its gateway.',
+      });
     }
   });
 
@@ -81,7 +106,12 @@ describe('subgraphs as separate services', () => {
     const response = await gateway.inject({
       method: 'POST',
       url: '/graphql',
-      headers: { authorization: `Bearer ${key}`, [VIEWER_HEADER]: forged, [SUBGRAPH_SECRET_HEADER]: SECRET, 'content-type': 'application/json' },
+      headers: {
+        authorization: `Bearer ${key}`,
+        [VIEWER_HEADER]: forged,
+        [SUBGRAPH_SECRET_HEADER]: SECRET,
+        'content-type': 'application/json',
+      },
       payload: { query: '{ signals(limit: 10) { nodes { ticker createdAt } } }' },
     });
     expect(response.statusCode, response.body).toBe(200);
@@ -93,7 +123,8 @@ describe('subgraphs as separate services', () => {
     const other = await createAccount(store.databases.live, 'institutional');
     const institutional = await createApiKey(store.databases.live, other.id, 'live');
     const full = await gateway.inject({
-      method: 'POST', url: '/graphql',
+      method: 'POST',
+      url: '/graphql',
       headers: { authorization: `Bearer ${institutional.key}`, 'content-type': 'application/json' },
       payload: { query: '{ signals(limit: 10) { nodes { createdAt } } }' },
     });
@@ -102,8 +133,17 @@ describe('subgraphs as separate services', () => {
 
   it('still refuses unauthenticated callers at the gateway, whatever headers they send', async () => {
     const response = await gateway.inject({
-      method: 'POST', url: '/graphql',
-      headers: { [VIEWER_HEADER]: JSON.stringify({ accountId: '00000000-0000-0000-0000-000000000001', plan: 'institutional', mode: 'live' }), [SUBGRAPH_SECRET_HEADER]: SECRET, 'content-type': 'application/json' },
+      method: 'POST',
+      url: '/graphql',
+      headers: {
+        [VIEWER_HEADER]: JSON.stringify({
+          accountId: '00000000-0000-0000-0000-000000000001',
+          plan: 'institutional',
+          mode: 'live',
+        }),
+        [SUBGRAPH_SECRET_HEADER]: SECRET,
+        'content-type': 'application/json',
+      },
       payload: { query: '{ signals { nodes { id } } }' },
     });
     expect(response.statusCode).toBe(401);

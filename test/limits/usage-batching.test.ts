@@ -65,7 +65,9 @@ describe('live usage: counted in memory, written in batches', () => {
 
     // Calls another gateway process has written show at the next read that writes (or re-reads) the count.
     await service.databases.live.sql.query(
-      `UPDATE usage_counters SET calls = calls + 100 WHERE account_id = $1 AND mode = 'live'`, [accountId]);
+      `UPDATE usage_counters SET calls = calls + 100 WHERE account_id = $1 AND mode = 'live'`,
+      [accountId],
+    );
     const again = await service.get('/api/v1/usage', key);
     expect(again.body).toMatchObject({ calls: 152 });
     expect(await storedCalls(accountId)).toBe(152);

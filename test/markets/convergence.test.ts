@@ -30,8 +30,13 @@ function random(seed: number) {
 
 const TICKERS = ['AAA', 'BBB', 'CCC', 'DDD', 'EEE', 'FFF', 'GGG', 'HHH', 'III', 'JJJ', 'KKK', 'LLL'];
 const MEMBERS: [string | null, string][] = [
-  ['A000001', 'Ann Able'], ['A000001', 'Ann B. Able'], ['B000002', 'Bob Baker'], ['C000003', 'Cy Cole'],
-  ['D000004', 'Di Dunn'], [null, 'Eve Unmatched'], [null, 'Fay Unmatched'],
+  ['A000001', 'Ann Able'],
+  ['A000001', 'Ann B. Able'],
+  ['B000002', 'Bob Baker'],
+  ['C000003', 'Cy Cole'],
+  ['D000004', 'Di Dunn'],
+  [null, 'Eve Unmatched'],
+  [null, 'Fay Unmatched'],
 ];
 const uuid = (prefix: string, n: number) => `00000000-0000-4000-${prefix}-${n.toString(16).padStart(12, '0')}`;
 
@@ -42,26 +47,57 @@ async function load(): Promise<void> {
     const [bioguideId, memberName] = pick(MEMBERS);
     const tradeDate = daysAgo(Math.floor(next() * 110));
     return {
-      id: uuid('8000', n), bioguideId, memberName, party: 'D', chamber: 'house', ticker: next() < 0.05 ? null : pick(TICKERS),
-      assetDescription: 'stock', assetType: 'stock', tradeType: next() < 0.7 ? 'purchase' : pick(['sale', 'sale_partial', 'exchange']),
-      owner: 'self', amountRange: '$1,001 - $15,000', tradeDate, disclosureDate: new Date(tradeDate.getTime() + 20 * DAY),
-      source: 'test', naturalKey: `t${n}`, supersededById: next() < 0.1 ? uuid('8000', 0) : null,
+      id: uuid('8000', n),
+      bioguideId,
+      memberName,
+      party: 'D',
+      chamber: 'house',
+      ticker: next() < 0.05 ? null : pick(TICKERS),
+      assetDescription: 'stock',
+      assetType: 'stock',
+      tradeType: next() < 0.7 ? 'purchase' : pick(['sale', 'sale_partial', 'exchange']),
+      owner: 'self',
+      amountRange: '$1,001 - $15,000',
+      tradeDate,
+      disclosureDate: new Date(tradeDate.getTime() + 20 * DAY),
+      source: 'test',
+      naturalKey: `t${n}`,
+      supersededById: next() < 0.1 ? uuid('8000', 0) : null,
     };
   });
   const windowStart = Date.now() - 30 * DAY;
   const signals = Array.from({ length: 400 }, (_, n) => {
     // A tenth of the signals fall within a minute of the window's start, on either side.
-    const createdAt = n % 10 === 0 ? new Date(windowStart + (next() < 0.5 ? -1 : 1) * 60_000 * (1 + next())) : new Date(Date.now() - next() * 40 * DAY);
+    const createdAt =
+      n % 10 === 0
+        ? new Date(windowStart + (next() < 0.5 ? -1 : 1) * 60_000 * (1 + next()))
+        : new Date(Date.now() - next() * 40 * DAY);
     const ticker = pick(TICKERS);
     return {
-      id: uuid('9000', n), ticker, companyName: `${ticker} Inc. ${n}`, signalType: 'sec_filing', filingType: '8-K',
-      aiSummary: 'summary', materialityScore: 50, sentiment: pick(['BULLISH', 'NEUTRAL', 'BEARISH', 'BEARISH']), urgent: false,
-      sourceUrl: 'https://example.com', sourceKey: `s${n}`, createdAt,
+      id: uuid('9000', n),
+      ticker,
+      companyName: `${ticker} Inc. ${n}`,
+      signalType: 'sec_filing',
+      filingType: '8-K',
+      aiSummary: 'summary',
+      materialityScore: 50,
+      sentiment: pick(['BULLISH', 'NEUTRAL', 'BEARISH', 'BEARISH']),
+      urgent: false,
+      sourceUrl: 'https://example.com',
+      sourceKey: `s${n}`,
+      createdAt,
     };
   });
   await db.prisma.member.createMany({
     data: ['A000001', 'B000002', 'C000003', 'D000004'].map((bioguideId) => ({
-      bioguideId, firstName: 'F', lastName: 'L', fullName: 'F L', party: 'D', chamber: 'house', state: 'CA', committees: [],
+      bioguideId,
+      firstName: 'F',
+      lastName: 'L',
+      fullName: 'F L',
+      party: 'D',
+      chamber: 'house',
+      state: 'CA',
+      committees: [],
     })),
   });
   await db.prisma.congressionalTrade.createMany({ data: trades });
@@ -83,7 +119,11 @@ async function expectedLeads(purchasesFrom: Date, signalsFrom: Date): Promise<Le
 }
 
 const comparable = (leads: Lead[]) =>
-  leads.map((lead) => ({ ...lead, purchases: lead.purchases.map((trade) => trade.id), signals: lead.signals.map((signal) => signal.id) }));
+  leads.map((lead) => ({
+    ...lead,
+    purchases: lead.purchases.map((trade) => trade.id),
+    signals: lead.signals.map((signal) => signal.id),
+  }));
 
 beforeAll(async () => {
   store = await createTestDatabases();
@@ -102,13 +142,21 @@ describe('convergence leads in SQL', () => {
       const expected = await expectedLeads(purchasesFrom, signalsFrom);
       expect(expected.length).toBeGreaterThan(5);
       expect(new Set(expected.map((lead) => lead.score)).size).toBeLessThan(expected.length); // ties are ordered too
-      expect(comparable(await convergenceLeadsFromDatabase(db, { purchasesFrom, signalsFrom, limit: 100 }))).toEqual(comparable(expected));
-      expect(comparable(await convergenceLeadsFromDatabase(db, { purchasesFrom, signalsFrom, limit: 3 }))).toEqual(comparable(expected.slice(0, 3)));
+      expect(comparable(await convergenceLeadsFromDatabase(db, { purchasesFrom, signalsFrom, limit: 100 }))).toEqual(
+        comparable(expected),
+      );
+      expect(comparable(await convergenceLeadsFromDatabase(db, { purchasesFrom, signalsFrom, limit: 3 }))).toEqual(
+        comparable(expected.slice(0, 3)),
+      );
     }
   });
 
   it('names a member as in their newest purchase, once', async () => {
-    const leads = await convergenceLeadsFromDatabase(db, { purchasesFrom: daysAgo(90), signalsFrom: new Date(Date.now() - 30 * DAY), limit: 100 });
+    const leads = await convergenceLeadsFromDatabase(db, {
+      purchasesFrom: daysAgo(90),
+      signalsFrom: new Date(Date.now() - 30 * DAY),
+      limit: 100,
+    });
     for (const lead of leads) {
       expect(lead.congressMembers.filter((name) => name.includes('Able')).length).toBeLessThanOrEqual(1);
     }
@@ -120,13 +168,24 @@ describe('convergence leads in SQL', () => {
     const lead = before[0]!;
     await db.prisma.signal.create({
       data: {
-        ticker: lead.ticker, companyName: 'Newest Inc.', signalType: 'macro', filingType: '8-K', aiSummary: 'new', materialityScore: 1,
-        sentiment: 'BEARISH', urgent: false, sourceUrl: 'https://example.com', sourceKey: 'fresh', createdAt: new Date(Date.now() - 3 * DAY),
+        ticker: lead.ticker,
+        companyName: 'Newest Inc.',
+        signalType: 'macro',
+        filingType: '8-K',
+        aiSummary: 'new',
+        materialityScore: 1,
+        sentiment: 'BEARISH',
+        urgent: false,
+        sourceUrl: 'https://example.com',
+        sourceKey: 'fresh',
+        createdAt: new Date(Date.now() - 3 * DAY),
       },
     });
     await refreshMarketRollups(db);
     const after = (await convergenceLeadsFromDatabase(db, window)).find((row) => row.ticker === lead.ticker)!;
     expect(after.totalSignals).toBe(lead.totalSignals + 1);
-    expect(comparable(await convergenceLeadsFromDatabase(db, window))).toEqual(comparable(await expectedLeads(window.purchasesFrom, window.signalsFrom)));
+    expect(comparable(await convergenceLeadsFromDatabase(db, window))).toEqual(
+      comparable(await expectedLeads(window.purchasesFrom, window.signalsFrom)),
+    );
   });
 });

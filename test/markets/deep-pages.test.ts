@@ -20,24 +20,52 @@ beforeAll(async () => {
   ({ key } = await service.createKey({ plan: 'institutional' }));
   const prisma = service.databases.sandbox.prisma;
   await prisma.member.create({
-    data: { bioguideId: 'D000001', firstName: 'Dee', lastName: 'Page', fullName: 'Dee Page', party: 'D', chamber: 'senate', state: 'VT', committees: [] },
+    data: {
+      bioguideId: 'D000001',
+      firstName: 'Dee',
+      lastName: 'Page',
+      fullName: 'Dee Page',
+      party: 'D',
+      chamber: 'senate',
+      state: 'VT',
+      committees: [],
+    },
   });
   // Scrambled ids, ten records per timestamp or date: only the id orders records within one.
   const ids = Array.from({ length: RECORDS }, (_, n) => hex((n * 7919) % 100_003));
   await prisma.signal.createMany({
     data: ids.map((id, n) => ({
-      id: `00000000-0000-4000-9000-${id}`, ticker: n % 3 ? 'DEEP' : 'PAGE', companyName: 'Deep Page Inc.',
-      signalType: n % 8 ? 'insider_buy' : 'sec_filing', filingType: '8-K', aiSummary: 'deep', materialityScore: 50,
-      sentiment: 'NEUTRAL', urgent: false, sourceUrl: 'https://www.sec.gov/deep', sourceKey: `deep-${n}`,
+      id: `00000000-0000-4000-9000-${id}`,
+      ticker: n % 3 ? 'DEEP' : 'PAGE',
+      companyName: 'Deep Page Inc.',
+      signalType: n % 8 ? 'insider_buy' : 'sec_filing',
+      filingType: '8-K',
+      aiSummary: 'deep',
+      materialityScore: 50,
+      sentiment: 'NEUTRAL',
+      urgent: false,
+      sourceUrl: 'https://www.sec.gov/deep',
+      sourceKey: `deep-${n}`,
       createdAt: noon(Math.floor(n / 10)),
     })),
   });
   await prisma.congressionalTrade.createMany({
     data: ids.map((id, n) => ({
-      id: `00000000-0000-4000-8000-${id}`, bioguideId: 'D000001', memberName: 'Dee Page', party: n % 10 === 3 ? 'R' : 'D',
-      chamber: 'senate', ticker: 'DEEP', assetDescription: 'DEEP common stock', assetType: 'stock', tradeType: 'purchase',
-      owner: 'self', amountRange: '$1,001 - $15,000', tradeDate: day(Math.floor(n / 10) % 80), source: 'fixture',
-      naturalKey: `deep-${n}`, supersededById: n % 50 === 7 ? `00000000-0000-4000-8000-${ids[0]}` : null,
+      id: `00000000-0000-4000-8000-${id}`,
+      bioguideId: 'D000001',
+      memberName: 'Dee Page',
+      party: n % 10 === 3 ? 'R' : 'D',
+      chamber: 'senate',
+      ticker: 'DEEP',
+      assetDescription: 'DEEP common stock',
+      assetType: 'stock',
+      tradeType: 'purchase',
+      owner: 'self',
+      amountRange: '$1,001 - $15,000',
+      tradeDate: day(Math.floor(n / 10) % 80),
+      source: 'fixture',
+      naturalKey: `deep-${n}`,
+      supersededById: n % 50 === 7 ? `00000000-0000-4000-8000-${ids[0]}` : null,
     })),
   });
 });
@@ -72,7 +100,9 @@ describe('deep offset pages (deferred join)', () => {
     );
     expect(expected).toHaveLength(7);
     const response = await service.get(`/api/signals?signal_type=insider_buy&limit=7&page=${page}`, key);
-    expect(response.body.signals.map((signal: { signal_type: string }) => signal.signal_type)).toEqual(Array(7).fill('insider_buy'));
+    expect(response.body.signals.map((signal: { signal_type: string }) => signal.signal_type)).toEqual(
+      Array(7).fill('insider_buy'),
+    );
     expect(idsOf(response.body.signals)).toEqual(expected);
   });
 

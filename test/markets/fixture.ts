@@ -21,11 +21,56 @@ export function noon(daysAgo: number): Date {
 export const isoDay = (daysAgo: number) => day(daysAgo).toISOString().slice(0, 10);
 
 export const MEMBERS = [
-  { bioguideId: 'P000197', firstName: 'Nancy', lastName: 'Pelosi', fullName: 'Nancy Pelosi', party: 'D', chamber: 'house', state: 'CA', district: '11' },
-  { bioguideId: 'V000081', firstName: 'Nydia', lastName: 'Velázquez', fullName: 'Nydia Velázquez', party: 'D', chamber: 'house', state: 'NY', district: '7' },
-  { bioguideId: 'C001098', firstName: 'Ted', lastName: 'Cruz', fullName: 'Ted Cruz', party: 'R', chamber: 'senate', state: 'TX', district: null },
-  { bioguideId: 'S000033', firstName: 'Bernie', lastName: 'Sanders', fullName: 'Bernie Sanders', party: 'I', chamber: 'senate', state: 'VT', district: null },
-  { bioguideId: 'T000250', firstName: 'John', lastName: 'Thune', fullName: 'John Thune', party: 'R', chamber: 'senate', state: 'SD', district: null },
+  {
+    bioguideId: 'P000197',
+    firstName: 'Nancy',
+    lastName: 'Pelosi',
+    fullName: 'Nancy Pelosi',
+    party: 'D',
+    chamber: 'house',
+    state: 'CA',
+    district: '11',
+  },
+  {
+    bioguideId: 'V000081',
+    firstName: 'Nydia',
+    lastName: 'Velázquez',
+    fullName: 'Nydia Velázquez',
+    party: 'D',
+    chamber: 'house',
+    state: 'NY',
+    district: '7',
+  },
+  {
+    bioguideId: 'C001098',
+    firstName: 'Ted',
+    lastName: 'Cruz',
+    fullName: 'Ted Cruz',
+    party: 'R',
+    chamber: 'senate',
+    state: 'TX',
+    district: null,
+  },
+  {
+    bioguideId: 'S000033',
+    firstName: 'Bernie',
+    lastName: 'Sanders',
+    fullName: 'Bernie Sanders',
+    party: 'I',
+    chamber: 'senate',
+    state: 'VT',
+    district: null,
+  },
+  {
+    bioguideId: 'T000250',
+    firstName: 'John',
+    lastName: 'Thune',
+    fullName: 'John Thune',
+    party: 'R',
+    chamber: 'senate',
+    state: 'SD',
+    district: null,
+  },
 ];
 
 const memberOf = (id: string) => MEMBERS.find((member) => member.bioguideId === id)!;
@@ -103,8 +148,26 @@ export async function loadMarketFixture(db: Database): Promise<{ companyId: numb
   });
   await prisma.companyProfile.createMany({
     data: [
-      { ticker: 'NVDA', companyName: 'NVIDIA Corporation', sector: 'Technology', industry: 'Semiconductors', marketCap: 3.5e12, ceo: 'Jensen Huang', description: 'GPUs.', cik: '0001045810' },
-      { ticker: 'AAPL', companyName: 'Apple Inc.', sector: 'Technology', industry: 'Consumer Electronics', marketCap: 3.4e12, ceo: 'Tim Cook', description: 'Phones.', cik: '0000320193' },
+      {
+        ticker: 'NVDA',
+        companyName: 'NVIDIA Corporation',
+        sector: 'Technology',
+        industry: 'Semiconductors',
+        marketCap: 3.5e12,
+        ceo: 'Jensen Huang',
+        description: 'GPUs.',
+        cik: '0001045810',
+      },
+      {
+        ticker: 'AAPL',
+        companyName: 'Apple Inc.',
+        sector: 'Technology',
+        industry: 'Consumer Electronics',
+        marketCap: 3.4e12,
+        ceo: 'Tim Cook',
+        description: 'Phones.',
+        cik: '0000320193',
+      },
     ],
   });
   await prisma.dailyPrice.createMany({
@@ -117,29 +180,66 @@ export async function loadMarketFixture(db: Database): Promise<{ companyId: numb
   // Latest curve inverted (2y 4.50 > 10y 4.20); an older one normal.
   await prisma.yieldCurvePoint.createMany({
     data: [
-      { date: day(1), tenorMonths: 3, ratePct: 4.6 }, { date: day(1), tenorMonths: 24, ratePct: 4.5 },
-      { date: day(1), tenorMonths: 120, ratePct: 4.2 }, { date: day(1), tenorMonths: 360, ratePct: 4.4 },
-      { date: day(10), tenorMonths: 24, ratePct: 4.0 }, { date: day(10), tenorMonths: 120, ratePct: 4.3 },
+      { date: day(1), tenorMonths: 3, ratePct: 4.6 },
+      { date: day(1), tenorMonths: 24, ratePct: 4.5 },
+      { date: day(1), tenorMonths: 120, ratePct: 4.2 },
+      { date: day(1), tenorMonths: 360, ratePct: 4.4 },
+      { date: day(10), tenorMonths: 24, ratePct: 4.0 },
+      { date: day(10), tenorMonths: 120, ratePct: 4.3 },
       { date: day(10), tenorMonths: 360, ratePct: 4.5 },
     ],
   });
   await prisma.macroIndicator.createMany({
     data: [
-      { seriesId: 'UNRATE', date: day(60), value: 4.1 }, { seriesId: 'UNRATE', date: day(30), value: 4.3 },
-      { seriesId: 'UNRATE', date: day(90), value: 3.9 }, { seriesId: 'FEDFUNDS', date: day(30), value: 4.33 },
+      { seriesId: 'UNRATE', date: day(60), value: 4.1 },
+      { seriesId: 'UNRATE', date: day(30), value: 4.3 },
+      { seriesId: 'UNRATE', date: day(90), value: 3.9 },
+      { seriesId: 'FEDFUNDS', date: day(30), value: 4.33 },
     ],
   });
-  await prisma.briefing.create({ data: { date: day(50), headline: 'Quiet <day> & more', summary: 'Nothing "moved".' } });
+  await prisma.briefing.create({
+    data: { date: day(50), headline: 'Quiet <day> & more', summary: 'Nothing "moved".' },
+  });
   const company = await prisma.company.create({
     data: {
-      name: 'NVIDIA Corporation', industry: 'semiconductors', industryName: 'Semiconductors', revenueUsd: 6e10,
-      employees: 30000, state: 'CA', city: 'Santa Clara', website: 'https://nvidia.example', ticker: 'NVDA',
-      foundedYear: 1993, aiScore: 90, decisionMaker: 'Jensen Huang', decisionMakerTitle: 'CEO',
+      name: 'NVIDIA Corporation',
+      industry: 'semiconductors',
+      industryName: 'Semiconductors',
+      revenueUsd: 6e10,
+      employees: 30000,
+      state: 'CA',
+      city: 'Santa Clara',
+      website: 'https://nvidia.example',
+      ticker: 'NVDA',
+      foundedYear: 1993,
+      aiScore: 90,
+      decisionMaker: 'Jensen Huang',
+      decisionMakerTitle: 'CEO',
       decisionMakerEmail: 'jensen@nvidia.example',
       contacts: {
         create: [
-          { firstName: 'Jensen', lastName: 'Huang', title: 'CEO', seniority: 'c_level', department: 'executive', email: 'jensen@nvidia.example', emailVerified: true, phone: '555-0100', linkedinUrl: 'https://linkedin.example/jensen' },
-          { firstName: 'Colette', lastName: 'Kress', title: 'CFO', seniority: 'c_level', department: 'finance', email: 'colette@nvidia.example', emailVerified: true, phone: '555-0101', linkedinUrl: 'https://linkedin.example/colette' },
+          {
+            firstName: 'Jensen',
+            lastName: 'Huang',
+            title: 'CEO',
+            seniority: 'c_level',
+            department: 'executive',
+            email: 'jensen@nvidia.example',
+            emailVerified: true,
+            phone: '555-0100',
+            linkedinUrl: 'https://linkedin.example/jensen',
+          },
+          {
+            firstName: 'Colette',
+            lastName: 'Kress',
+            title: 'CFO',
+            seniority: 'c_level',
+            department: 'finance',
+            email: 'colette@nvidia.example',
+            emailVerified: true,
+            phone: '555-0101',
+            linkedinUrl: 'https://linkedin.example/colette',
+          },
         ],
       },
     },

@@ -15,11 +15,25 @@ beforeAll(async () => {
 });
 afterAll(() => service?.stop());
 
-const SIGNAL_KEYS = ['ai_summary', 'company_name', 'created_at', 'filing_type', 'id', 'materiality_score', 'sentiment',
-  'signal_type', 'source_url', 'ticker', 'urgent'];
+const SIGNAL_KEYS = [
+  'ai_summary',
+  'company_name',
+  'created_at',
+  'filing_type',
+  'id',
+  'materiality_score',
+  'sentiment',
+  'signal_type',
+  'source_url',
+  'ticker',
+  'urgent',
+];
 
 async function countSignals(where: string, params: unknown[] = []) {
-  const [row] = await service.databases.sandbox.sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM signals WHERE ${where}`, params);
+  const [row] = await service.databases.sandbox.sql.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM signals WHERE ${where}`,
+    params,
+  );
   return row!.n;
 }
 
@@ -107,18 +121,34 @@ describe('macro data', () => {
     const curve = response.body.yield_curve;
     expect(curve).toMatchObject({ date: isoDay(1), y2: 4.5, y10: 4.2, y30: 4.4, spread_2_10: -0.3, inverted: true });
     const older = await service.get(`/api/signals/macro/yield-curve?date=${isoDay(5)}`, key);
-    expect(older.body.yield_curve).toMatchObject({ date: isoDay(10), y2: 4.0, y10: 4.3, spread_2_10: 0.3, inverted: false });
-    expectError(await service.get('/api/signals/macro/yield-curve?date=yesterday', key), 400, 'invalid_parameter', ['date']);
+    expect(older.body.yield_curve).toMatchObject({
+      date: isoDay(10),
+      y2: 4.0,
+      y10: 4.3,
+      spread_2_10: 0.3,
+      inverted: false,
+    });
+    expectError(await service.get('/api/signals/macro/yield-curve?date=yesterday', key), 400, 'invalid_parameter', [
+      'date',
+    ]);
     expectError(await service.get(`/api/signals/macro/yield-curve?date=${isoDay(400)}`, key), 404, 'not_found');
   });
 
   it('gives each indicator its latest value, date and previous value', async () => {
     const response = await service.get('/api/signals/macro/indicators', key);
     expect(response.status).toBe(200);
-    const unrate = response.body.indicators.find((indicator: { series_id: string }) => indicator.series_id === 'UNRATE');
+    const unrate = response.body.indicators.find(
+      (indicator: { series_id: string }) => indicator.series_id === 'UNRATE',
+    );
     expect(unrate).toEqual({
-      series_id: 'UNRATE', name: 'Unemployment rate', unit: 'percent', value: 4.3, date: isoDay(30),
-      previous_value: 4.1, previous_date: isoDay(60), change: 0.2,
+      series_id: 'UNRATE',
+      name: 'Unemployment rate',
+      unit: 'percent',
+      value: 4.3,
+      date: isoDay(30),
+      previous_value: 4.1,
+      previous_date: isoDay(60),
+      change: 0.2,
     });
     const fed = response.body.indicators.find((indicator: { series_id: string }) => indicator.series_id === 'FEDFUNDS');
     expect(fed).toMatchObject({ value: 4.33, previous_value: null, change: null });
@@ -130,27 +160,65 @@ describe('GET /api/search (no key)', () => {
     const response = await service.request('GET', '/api/search?q=nvda');
     expect(response.status).toBe(200);
     const body = response.body;
-    expect(Object.keys(body).sort()).toEqual(['congressional_trades', 'found', 'profile', 'quote', 'signals', 'summary', 'ticker']);
+    expect(Object.keys(body).sort()).toEqual([
+      'congressional_trades',
+      'found',
+      'profile',
+      'quote',
+      'signals',
+      'summary',
+      'ticker',
+    ]);
     expect(body).toMatchObject({ ticker: 'NVDA', found: true });
     // Without a key, the profile's professional fields are null (docs/api.md "Public routes").
-    expect(body.profile).toMatchObject({ companyName: 'NVIDIA Corporation', sector: 'Technology', ceo: null, marketCap: null });
-    expect(body.quote).toEqual({ price: 110, changePct: 10, date: isoDay(2), previousClose: 100, previousDate: isoDay(3) });
+    expect(body.profile).toMatchObject({
+      companyName: 'NVIDIA Corporation',
+      sector: 'Technology',
+      ceo: null,
+      marketCap: null,
+    });
+    expect(body.quote).toEqual({
+      price: 110,
+      changePct: 10,
+      date: isoDay(2),
+      previousClose: 100,
+      previousDate: isoDay(3),
+    });
     // No key: the public view of signal history is the shortest plan's (7 days), read from the live database.
     const [counts] = await service.databases.live.sql.query<{ total: number; bullish: number }>(
       `SELECT count(*)::int AS total, (count(*) FILTER (WHERE sentiment = 'BULLISH'))::int AS bullish
-         FROM signals WHERE ticker = 'NVDA' AND created_at >= $1`, [new Date(Date.now() - 7 * DAY)]);
+         FROM signals WHERE ticker = 'NVDA' AND created_at >= $1`,
+      [new Date(Date.now() - 7 * DAY)],
+    );
     const [buys] = await service.databases.live.sql.query<{ n: number }>(
       `SELECT count(*)::int AS n FROM congressional_trades WHERE ticker = 'NVDA' AND trade_type = 'purchase'
-          AND superseded_by_id IS NULL AND trade_date >= $1`, [new Date(Date.now() - 91 * DAY)]);
-    expect(body.summary).toMatchObject({ signals_total: counts!.total, signals_bullish: counts!.bullish, congress_buys: buys!.n });
+          AND superseded_by_id IS NULL AND trade_date >= $1`,
+      [new Date(Date.now() - 91 * DAY)],
+    );
+    expect(body.summary).toMatchObject({
+      signals_total: counts!.total,
+      signals_bullish: counts!.bullish,
+      congress_buys: buys!.n,
+    });
     expect(body.signals).toHaveLength(counts!.total);
-    expect(body.congressional_trades.map((trade: { ticker: string }) => trade.ticker)).toEqual(['NVDA', 'NVDA', 'NVDA']);
+    expect(body.congressional_trades.map((trade: { ticker: string }) => trade.ticker)).toEqual([
+      'NVDA',
+      'NVDA',
+      'NVDA',
+    ]);
   });
 
   it('answers found: false for an unknown ticker and a 400 for q over 10 characters or missing', async () => {
     const unknown = await service.request('GET', '/api/search?q=QQQQ');
     expect(unknown.status).toBe(200);
-    expect(unknown.body).toMatchObject({ ticker: 'QQQQ', found: false, profile: null, quote: null, signals: [], congressional_trades: [] });
+    expect(unknown.body).toMatchObject({
+      ticker: 'QQQQ',
+      found: false,
+      profile: null,
+      quote: null,
+      signals: [],
+      congressional_trades: [],
+    });
     expectError(await service.request('GET', '/api/search?q=ABCDEFGHIJK'), 400, 'invalid_parameter', ['q']);
     expectError(await service.request('GET', '/api/search'), 400, 'invalid_parameter', ['q']);
   });
@@ -185,7 +253,13 @@ describe('GET /api/enrich/:ticker', () => {
   it('returns the cached profile, and 404 for a ticker without one', async () => {
     const response = await service.get('/api/enrich/aapl', key);
     expect(response.status).toBe(200);
-    expect(response.body).toMatchObject({ ticker: 'AAPL', company_name: 'Apple Inc.', sector: 'Technology', ceo: 'Tim Cook', market_cap: 3.4e12 });
+    expect(response.body).toMatchObject({
+      ticker: 'AAPL',
+      company_name: 'Apple Inc.',
+      sector: 'Technology',
+      ceo: 'Tim Cook',
+      market_cap: 3.4e12,
+    });
     expect(Object.keys(response.body)).toEqual(expect.arrayContaining(['description', 'updated_at', 'industry']));
     expectError(await service.get('/api/enrich/MSFT', key), 404, 'not_found');
   });
@@ -204,9 +278,15 @@ describe('briefings', () => {
     const dates = response.body.briefings.map((briefing: { date: string }) => briefing.date);
     expect(dates).toEqual([...dates].sort().reverse());
     expect(response.body.briefings.find((briefing: { date: string }) => briefing.date === isoDay(5))).toEqual({
-      date: isoDay(5), headline: '0 signals and 1 congressional trade', signals_count: 0, trades_count: 1, url: `/api/briefings/${isoDay(5)}`,
+      date: isoDay(5),
+      headline: '0 signals and 1 congressional trade',
+      signals_count: 0,
+      trades_count: 1,
+      url: `/api/briefings/${isoDay(5)}`,
     });
-    expect(response.body.briefings.find((briefing: { date: string }) => briefing.date === isoDay(50)).headline).toBe('Quiet <day> & more');
+    expect(response.body.briefings.find((briefing: { date: string }) => briefing.date === isoDay(50)).headline).toBe(
+      'Quiet <day> & more',
+    );
   });
 
   it('renders a day as a complete HTML page, escaping every value', async () => {

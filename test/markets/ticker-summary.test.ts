@@ -17,12 +17,24 @@ const HOUR = 3_600_000;
 
 async function addEdgeSignals(db: Database) {
   const now = Date.now();
-  const edges = [7, 90].flatMap((days) => [now - days * DAY + HOUR, now - days * DAY - HOUR, now - days * DAY + 5 * 60_000]);
+  const edges = [7, 90].flatMap((days) => [
+    now - days * DAY + HOUR,
+    now - days * DAY - HOUR,
+    now - days * DAY + 5 * 60_000,
+  ]);
   await db.prisma.signal.createMany({
     data: edges.map((time, n) => ({
-      ticker: 'NVDA', companyName: 'NVIDIA Corporation', signalType: 'sec_filing', filingType: '8-K', aiSummary: 'edge',
-      materialityScore: 10, sentiment: ['BULLISH', 'BEARISH', 'NEUTRAL'][n % 3]!, urgent: false,
-      sourceUrl: 'https://www.sec.gov/edge', sourceKey: `edge-${n}`, createdAt: new Date(time),
+      ticker: 'NVDA',
+      companyName: 'NVIDIA Corporation',
+      signalType: 'sec_filing',
+      filingType: '8-K',
+      aiSummary: 'edge',
+      materialityScore: 10,
+      sentiment: ['BULLISH', 'BEARISH', 'NEUTRAL'][n % 3]!,
+      urgent: false,
+      sourceUrl: 'https://www.sec.gov/edge',
+      sourceKey: `edge-${n}`,
+      createdAt: new Date(time),
     })),
   });
   await refreshMarketRollups(db);

@@ -14,9 +14,27 @@ beforeAll(async () => {
 });
 afterAll(() => service?.stop());
 
-const TRADE_KEYS = ['amount_high', 'amount_low', 'amount_range', 'asset_description', 'asset_type', 'bioguide_id', 'chamber',
-  'disclosure_date', 'disclosure_lag_days', 'filing_url', 'id', 'late', 'member_name', 'owner', 'party', 'source', 'ticker',
-  'trade_date', 'trade_type'];
+const TRADE_KEYS = [
+  'amount_high',
+  'amount_low',
+  'amount_range',
+  'asset_description',
+  'asset_type',
+  'bioguide_id',
+  'chamber',
+  'disclosure_date',
+  'disclosure_lag_days',
+  'filing_url',
+  'id',
+  'late',
+  'member_name',
+  'owner',
+  'party',
+  'source',
+  'ticker',
+  'trade_date',
+  'trade_type',
+];
 
 /** Ids of the trades in force matching a SQL condition, newest trade first: the database's own answer. */
 async function tradeIds(where: string, params: unknown[] = []): Promise<string[]> {
@@ -34,16 +52,33 @@ describe('GET /api/congressional-trades', () => {
   it('lists the last 90 days by default with the documented and derived fields', async () => {
     const response = await service.get('/api/congressional-trades', key);
     expect(response.status).toBe(200);
-    expect(Object.keys(response.body).sort()).toEqual(['count', 'page', 'pages', 'total', 'total_is_estimate', 'trades']);
+    expect(Object.keys(response.body).sort()).toEqual([
+      'count',
+      'page',
+      'pages',
+      'total',
+      'total_is_estimate',
+      'trades',
+    ]);
     const expected = await tradeIds('trade_date >= $1', [ninetyDaysAgo()]);
     expect(idsOf(response.body)).toEqual(expected);
     expect(response.body).toMatchObject({ total: expected.length, count: expected.length, page: 1, pages: 1 });
     for (const trade of response.body.trades) expect(Object.keys(trade).sort()).toEqual(TRADE_KEYS);
     const pelosi = response.body.trades.find((trade: { id: string }) => trade.id === tradeId('t1'));
     expect(pelosi).toMatchObject({
-      member_name: 'Nancy Pelosi', bioguide_id: 'P000197', party: 'D', chamber: 'house', ticker: 'NVDA', trade_type: 'purchase',
-      amount_range: '$1,000,001 - $5,000,000', amount_low: 1000001, amount_high: 5000000,
-      trade_date: isoDay(10), disclosure_date: isoDay(5), disclosure_lag_days: 5, late: false,
+      member_name: 'Nancy Pelosi',
+      bioguide_id: 'P000197',
+      party: 'D',
+      chamber: 'house',
+      ticker: 'NVDA',
+      trade_type: 'purchase',
+      amount_range: '$1,000,001 - $5,000,000',
+      amount_low: 1000001,
+      amount_high: 5000000,
+      trade_date: isoDay(10),
+      disclosure_date: isoDay(5),
+      disclosure_lag_days: 5,
+      late: false,
     });
     const cruz = response.body.trades.find((trade: { id: string }) => trade.id === tradeId('t2'));
     expect(cruz).toMatchObject({ disclosure_lag_days: 60, late: true });
@@ -66,7 +101,11 @@ describe('GET /api/congressional-trades', () => {
       [`from=${isoDay(100)}`, `trade_date >= $1`, [day(100)]],
       [`to=${isoDay(30)}`, `trade_date <= $1`, [day(30)]],
       [`from=${isoDay(70)}&to=${isoDay(15)}`, `trade_date BETWEEN $1 AND $2`, [day(70), day(15)]],
-      ['chamber=house&days=365&trade_type=sale_partial', `chamber = 'house' AND trade_type = 'sale_partial' AND trade_date >= $1`, [day(365)]],
+      [
+        'chamber=house&days=365&trade_type=sale_partial',
+        `chamber = 'house' AND trade_type = 'sale_partial' AND trade_date >= $1`,
+        [day(365)],
+      ],
     ];
     for (const [query, where, params] of cases) {
       const response = await service.get(`/api/congressional-trades?${query}`, key);
@@ -80,12 +119,18 @@ describe('GET /api/congressional-trades', () => {
   it('matches partial member names in either order, any case, accents folded', async () => {
     const pelosi = await tradeIds(`bioguide_id = 'P000197'`);
     for (const member of ['Pelosi', 'nancy pelosi', 'Pelosi, Nancy', 'PELOSI NANCY', 'Rep. Nancy Pelosi', 'pelo']) {
-      const response = await service.get(`/api/congressional-trades?days=3650&member=${encodeURIComponent(member)}`, key);
+      const response = await service.get(
+        `/api/congressional-trades?days=3650&member=${encodeURIComponent(member)}`,
+        key,
+      );
       expect(idsOf(response.body), member).toEqual(pelosi);
     }
     const velazquez = await tradeIds(`bioguide_id = 'V000081'`);
     for (const member of ['velazquez', 'Velázquez, Nydia', 'VELÁZQUEZ']) {
-      const response = await service.get(`/api/congressional-trades?days=3650&member=${encodeURIComponent(member)}`, key);
+      const response = await service.get(
+        `/api/congressional-trades?days=3650&member=${encodeURIComponent(member)}`,
+        key,
+      );
       expect(idsOf(response.body), member).toEqual(velazquez);
     }
     const none = await service.get('/api/congressional-trades?member=Washington', key);
@@ -130,7 +175,12 @@ describe('GET /api/congressional-trades/summary', () => {
     expect(response.body).toMatchObject({ days: 90, from: isoDay(90) });
     expect(response.body.total_trades).toBe((await tradeIds('trade_date >= $1', [ninetyDaysAgo()])).length);
     expect(response.body.top_tickers[0]).toEqual({ ticker: 'NVDA', trades: 3, purchases: 2, sales: 1, members: 3 });
-    expect(response.body.top_members[0]).toMatchObject({ bioguide_id: 'T000250', member_name: 'John Thune', trades: 2, purchases: 1 });
+    expect(response.body.top_members[0]).toMatchObject({
+      bioguide_id: 'T000250',
+      member_name: 'John Thune',
+      trades: 2,
+      purchases: 1,
+    });
     const trades = response.body.top_members.map((member: { trades: number }) => member.trades);
     expect(trades).toEqual([...trades].sort((a, b) => b - a));
     expectError(await service.get('/api/congressional-trades/summary?days=0', key), 400, 'invalid_parameter', ['days']);
@@ -142,11 +192,19 @@ describe('GET /api/search/members', () => {
     for (const q of ['Pelosi', 'nancy pelosi', 'Pelosi, Nancy', 'PELOSI']) {
       const response = await service.get(`/api/search/members?q=${encodeURIComponent(q)}`, key);
       expect(response.status).toBe(200);
-      expect(response.body.members.map((member: { bioguide_id: string }) => member.bioguide_id), q).toEqual(['P000197']);
+      expect(
+        response.body.members.map((member: { bioguide_id: string }) => member.bioguide_id),
+        q,
+      ).toEqual(['P000197']);
     }
     const accented = await service.get('/api/search/members?q=velazquez', key);
     expect(accented.body.members[0]).toMatchObject({
-      bioguide_id: 'V000081', name: 'Nydia Velázquez', party: 'D', chamber: 'house', state: 'NY', trades_count: 1,
+      bioguide_id: 'V000081',
+      name: 'Nydia Velázquez',
+      party: 'D',
+      chamber: 'house',
+      state: 'NY',
+      trades_count: 1,
     });
     expect(accented.body.members[0].similarity).toBeGreaterThan(0);
     // "n" matches several members: the closest name ranks first.
@@ -173,13 +231,30 @@ describe('GET /api/leads/convergence', () => {
     // AMZN's purchase is 100 days old, MSFT has no signal: no leads.
     expect(leads.map((lead: { ticker: string }) => lead.ticker)).toEqual(['NVDA', 'AAPL']);
     expect(leads[0]).toMatchObject({
-      ticker: 'NVDA', company_name: 'NVIDIA Corporation', congress_buys: 2, total_signals: 3, bullish_signals: 2,
-      congress_members: ['Nancy Pelosi', 'Ted Cruz'], score: 64, score_breakdown: { members: 30, purchases: 10, signals: 24 },
-      first_purchase_date: isoDay(70), last_purchase_date: isoDay(10),
+      ticker: 'NVDA',
+      company_name: 'NVIDIA Corporation',
+      congress_buys: 2,
+      total_signals: 3,
+      bullish_signals: 2,
+      congress_members: ['Nancy Pelosi', 'Ted Cruz'],
+      score: 64,
+      score_breakdown: { members: 30, purchases: 10, signals: 24 },
+      first_purchase_date: isoDay(70),
+      last_purchase_date: isoDay(10),
     });
     expect(leads[0].purchases.map((trade: { id: string }) => trade.id)).toEqual([tradeId('t1'), tradeId('t2')]);
-    expect(leads[0].signals.map((signal: { id: string }) => signal.id)).toEqual([signalId('s1'), signalId('s2'), signalId('s3')]);
-    expect(leads[1]).toMatchObject({ ticker: 'AAPL', congress_buys: 1, total_signals: 1, score: 20, congress_members: ['Bernie Sanders'] });
+    expect(leads[0].signals.map((signal: { id: string }) => signal.id)).toEqual([
+      signalId('s1'),
+      signalId('s2'),
+      signalId('s3'),
+    ]);
+    expect(leads[1]).toMatchObject({
+      ticker: 'AAPL',
+      congress_buys: 1,
+      total_signals: 1,
+      score: 20,
+      congress_members: ['Bernie Sanders'],
+    });
     expectError(await service.get('/api/leads/convergence?limit=101', key), 400, 'invalid_parameter', ['limit']);
   });
 

@@ -48,10 +48,18 @@ describe('disclosure facts', () => {
 
 describe('convergence score', () => {
   const buy = (id: string, ticker: string, member: string, date: string) => ({
-    id, ticker, bioguideId: member, memberName: `Member ${member}`, tradeDate: new Date(date),
+    id,
+    ticker,
+    bioguideId: member,
+    memberName: `Member ${member}`,
+    tradeDate: new Date(date),
   });
   const signal = (id: string, ticker: string, sentiment: string, at: string) => ({
-    id, ticker, companyName: `${ticker} Inc.`, sentiment, createdAt: new Date(at),
+    id,
+    ticker,
+    companyName: `${ticker} Inc.`,
+    sentiment,
+    createdAt: new Date(at),
   });
 
   it('scores members, purchases and signals with their caps, and orders deterministically', () => {
@@ -71,7 +79,11 @@ describe('convergence score', () => {
     const leads = convergenceLeads(purchases, signals);
     expect(leads.map((lead) => lead.ticker)).toEqual(['AAA', 'BBB', 'CCC']);
     // 4 members → 60 capped at 45; 5 purchases → 25 capped at 20; 4 bullish → 40 capped at 35.
-    expect(leads[0]).toMatchObject({ score: 100, scoreBreakdown: { members: 45, purchases: 20, signals: 35 }, congressBuys: 5 });
+    expect(leads[0]).toMatchObject({
+      score: 100,
+      scoreBreakdown: { members: 45, purchases: 20, signals: 35 },
+      congressBuys: 5,
+    });
     expect(leads[0]!.congressMembers).toEqual(['Member A', 'Member B', 'Member C', 'Member D']);
     expect(leads[0]!.lastPurchaseDate.toISOString().slice(0, 10)).toBe('2026-01-09');
     // BBB and CCC tie on everything: ticker order decides.

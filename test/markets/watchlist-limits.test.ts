@@ -17,7 +17,12 @@ const tickers = (count: number, from = 0) => Array.from({ length: count }, (_, i
 /** Fills an account's watchlist directly (the API would spend a sandbox key's trial calls). */
 async function fill(accountId: string, count: number) {
   await service.databases.sandbox.prisma.watchlistEntry.createMany({
-    data: tickers(count).map((ticker, index) => ({ accountId, ticker, companyName: ticker, createdAt: new Date(Date.UTC(2026, 0, 1) + index * 1000) })),
+    data: tickers(count).map((ticker, index) => ({
+      accountId,
+      ticker,
+      companyName: ticker,
+      createdAt: new Date(Date.UTC(2026, 0, 1) + index * 1000),
+    })),
   });
 }
 
@@ -29,14 +34,22 @@ describe('watchlist size cap', () => {
     expect((await service.request('POST', '/api/watchlist', { key, body: { ticker: 'LAST' } })).status).toBe(201);
     const full = await service.request('POST', '/api/watchlist', { key, body: { ticker: 'ONEMORE' } });
     expectError(full, 409, 'conflict');
-    expect(full.body.message).toBe('The watchlist holds 500 tickers, the most an account may keep; remove one before adding another.');
+    expect(full.body.message).toBe(
+      'The watchlist holds 500 tickers, the most an account may keep; remove one before adding another.',
+    );
     expect((await service.request('POST', '/api/watchlist', { key, body: { ticker: 'W7' } })).status).toBe(200);
-    const graphql = await service.graphqlRaw('mutation { addWatchlistEntry(input: { ticker: "ONEMORE" }) { created } }', {}, key);
+    const graphql = await service.graphqlRaw(
+      'mutation { addWatchlistEntry(input: { ticker: "ONEMORE" }) { created } }',
+      {},
+      key,
+    );
     expect(graphql.body.errors[0].extensions.code).toBe('conflict');
     // Removing one makes room again.
     expect((await service.request('DELETE', '/api/watchlist/W7', { key })).status).toBe(200);
     expect((await service.request('POST', '/api/watchlist', { key, body: { ticker: 'ONEMORE' } })).status).toBe(201);
-    expect(await service.databases.sandbox.prisma.watchlistEntry.count({ where: { accountId } })).toBe(WATCHLIST_MAX_ENTRIES);
+    expect(await service.databases.sandbox.prisma.watchlistEntry.count({ where: { accountId } })).toBe(
+      WATCHLIST_MAX_ENTRIES,
+    );
   });
 
   it('holds exactly when adds race for the last places', async () => {
@@ -46,7 +59,9 @@ describe('watchlist size cap', () => {
       tickers(8, 1000).map((ticker) => service.request('POST', '/api/watchlist', { key, body: { ticker } })),
     );
     expect(responses.map((response) => response.status).sort()).toEqual([201, 201, 201, 409, 409, 409, 409, 409]);
-    expect(await service.databases.sandbox.prisma.watchlistEntry.count({ where: { accountId } })).toBe(WATCHLIST_MAX_ENTRIES);
+    expect(await service.databases.sandbox.prisma.watchlistEntry.count({ where: { accountId } })).toBe(
+      WATCHLIST_MAX_ENTRIES,
+    );
   });
 });
 
@@ -61,13 +76,25 @@ describe('watchlist paging', () => {
     const last = await service.get('/api/watchlist?limit=100&page=2', key);
     expect(last.body).toMatchObject({ count: 20, total: 120, page: 2, pages: 2 });
     expect(last.body.watchlist.map((entry: { ticker: string }) => entry.ticker)).toEqual(tickers(20, 100));
-    expect(Object.keys(last.body.watchlist[0]).sort()).toEqual(
-      ['added_at', 'company_name', 'latest_congressional_trade', 'latest_signal', 'quote', 'ticker'],
-    );
+    expect(Object.keys(last.body.watchlist[0]).sort()).toEqual([
+      'added_at',
+      'company_name',
+      'latest_congressional_trade',
+      'latest_signal',
+      'quote',
+      'ticker',
+    ]);
     expectError(await service.get('/api/watchlist?limit=201', key), 400, 'invalid_parameter', ['limit']);
     expectError(await service.get('/api/watchlist?page=0', key), 400, 'invalid_parameter', ['page']);
-    const data = await service.graphql('{ watchlist: watchlistPage(page: 3, limit: 50) { nodes { ticker } pageInfo { total totalPages } } }', {}, key);
-    expect(data.watchlist).toEqual({ nodes: tickers(20, 100).map((ticker) => ({ ticker })), pageInfo: { total: 120, totalPages: 3 } });
+    const data = await service.graphql(
+      '{ watchlist: watchlistPage(page: 3, limit: 50) { nodes { ticker } pageInfo { total totalPages } } }',
+      {},
+      key,
+    );
+    expect(data.watchlist).toEqual({
+      nodes: tickers(20, 100).map((ticker) => ({ ticker })),
+      pageInfo: { total: 120, totalPages: 3 },
+    });
     // The unpaged list of earlier clients is still there, whole (the cap bounds it).
     const whole = await service.graphql('{ watchlist { ticker } }', {}, key);
     expect(whole.watchlist).toEqual(tickers(120).map((ticker) => ({ ticker })));

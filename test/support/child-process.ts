@@ -43,12 +43,17 @@ export interface ChildServer {
 
 /** `npm start` as an operator runs it (node --import tsx gateway/main.ts, PORT=0); resolves once it prints its URL. */
 export function startChildServer(env: NodeJS.ProcessEnv): Promise<ChildServer> {
-  const child = spawn(process.execPath, ['--import', TSX_LOADER, 'gateway/main.ts'], { cwd: ROOT, env: { ...env, PORT: '0', HOST: '127.0.0.1' } });
+  const child = spawn(process.execPath, ['--import', TSX_LOADER, 'gateway/main.ts'], {
+    cwd: ROOT,
+    env: { ...env, PORT: '0', HOST: '127.0.0.1' },
+  });
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<Exit>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal, stdout, stderr })));
+  const exited = new Promise<Exit>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal, stdout, stderr })),
+  );
   return new Promise((resolve, reject) => {
     const onData = () => {
       const port = /ready at http:\/\/localhost:(\d+)/.exec(stdout)?.[1];
@@ -65,7 +70,13 @@ export function startChildServer(env: NodeJS.ProcessEnv): Promise<ChildServer> {
       });
     };
     child.stdout!.on('data', onData);
-    void exited.then((exit) => reject(new Error(`the server exited before it was ready (${exit.code ?? exit.signal}):\n${exit.stdout}\n${exit.stderr}`)));
+    void exited.then((exit) =>
+      reject(
+        new Error(
+          `the server exited before it was ready (${exit.code ?? exit.signal}):\n${exit.stdout}\n${exit.stderr}`,
+        ),
+      ),
+    );
   });
 }
 
@@ -74,7 +85,10 @@ const run = promisify(execFile);
 /** A command (`scripts/admin.ts`, `scripts/import/cli.ts`) run to its end, from `cwd`; never rejects. */
 export async function runScript(script: string, args: string[], env: NodeJS.ProcessEnv, cwd = ROOT): Promise<Exit> {
   try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', TSX_LOADER, `${ROOT}${script}`, ...args], { cwd, env });
+    const { stdout, stderr } = await run(process.execPath, ['--import', TSX_LOADER, `${ROOT}${script}`, ...args], {
+      cwd,
+      env,
+    });
     return { code: 0, signal: null, stdout, stderr };
   } catch (error) {
     const failure = error as { code: number; signal: NodeJS.Signals | null; stdout: string; stderr: string };

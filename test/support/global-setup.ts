@@ -26,10 +26,9 @@ export default async function setup(project: TestProject) {
     if (!serverUrl) return;
     const admin = new pg.Client({ connectionString: serverUrl });
     await admin.connect();
-    const { rows } = await admin.query<{ datname: string }>(
-      'SELECT datname FROM pg_database WHERE datname LIKE $1',
-      [`${prefix}%`],
-    );
+    const { rows } = await admin.query<{ datname: string }>('SELECT datname FROM pg_database WHERE datname LIKE $1', [
+      `${prefix}%`,
+    ]);
     for (const { datname } of rows) await admin.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`);
     await admin.end();
   };

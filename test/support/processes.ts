@@ -4,7 +4,14 @@ const ROOT = new URL('../../', import.meta.url).pathname;
 
 /** The test run's environment without the service's own settings: a process gets exactly those it is given. */
 function baseEnvironment(): NodeJS.ProcessEnv {
-  const { DATABASE_URL: _l, SANDBOX_DATABASE_URL: _s, REDIS_URL: _r, VERTICALS_URL: _v, MARKETS_URL: _m, ...rest } = process.env;
+  const {
+    DATABASE_URL: _l,
+    SANDBOX_DATABASE_URL: _s,
+    REDIS_URL: _r,
+    VERTICALS_URL: _v,
+    MARKETS_URL: _m,
+    ...rest
+  } = process.env;
   return rest;
 }
 
@@ -67,8 +74,14 @@ export function startServiceProcess(
 }
 
 /** Runs a script to its end under `node --import tsx`: its exit code and output. */
-export function runScript(script: string, env: Record<string, string>): Promise<{ code: number | null; output: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', script], { cwd: ROOT, env: { ...baseEnvironment(), ...env } });
+export function runScript(
+  script: string,
+  env: Record<string, string>,
+): Promise<{ code: number | null; output: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+    cwd: ROOT,
+    env: { ...baseEnvironment(), ...env },
+  });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));

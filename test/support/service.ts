@@ -22,7 +22,11 @@ export interface TestService {
   /** Every SQL statement Prisma sent since the last `queries.length = 0`. */
   queries: string[];
   createKey(options?: { plan?: Plan; mode?: Mode }): Promise<{ key: string; accountId: string }>;
-  request<Body = any>(method: string, path: string, options?: { key?: string; body?: unknown; headers?: Record<string, string> }): Promise<HttpResult<Body>>;
+  request<Body = any>(
+    method: string,
+    path: string,
+    options?: { key?: string; body?: unknown; headers?: Record<string, string> },
+  ): Promise<HttpResult<Body>>;
   get<Body = any>(path: string, key?: string): Promise<HttpResult<Body>>;
   /** POST /graphql; fails the test with the operation and the body when the response has errors. */
   graphql<Data = any>(query: string, variables?: Record<string, unknown>, key?: string): Promise<Data>;
@@ -110,7 +114,9 @@ export async function startTestService(options: ServiceOptions = {}): Promise<Te
     async graphql(query, variables = {}, key) {
       const result = await service.graphqlRaw(query, variables, key);
       if (result.status !== 200 || result.body.errors) {
-        throw new Error(`GraphQL operation failed (${result.status}):\n${query}\n${JSON.stringify(variables)}\n${result.text}`);
+        throw new Error(
+          `GraphQL operation failed (${result.status}):\n${query}\n${JSON.stringify(variables)}\n${result.text}`,
+        );
       }
       return result.body.data;
     },

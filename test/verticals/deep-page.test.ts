@@ -21,17 +21,51 @@ interface Delegate {
 
 /** Every documented sort of every list (docs/api.md), as model fields, and a filter that keeps many ties. */
 const LISTS: { model: string; table: string; sorts: string[]; where: object }[] = [
-  { model: 'company', table: 'companies', sorts: ['aiScore', 'revenueUsd', 'employees', 'name', 'state', 'id'], where: { aiScore: { gte: 40 } } },
-  { model: 'contact', table: 'contacts', sorts: ['lastName', 'title', 'department', 'companyId', 'id'], where: { emailVerified: true } },
+  {
+    model: 'company',
+    table: 'companies',
+    sorts: ['aiScore', 'revenueUsd', 'employees', 'name', 'state', 'id'],
+    where: { aiScore: { gte: 40 } },
+  },
+  {
+    model: 'contact',
+    table: 'contacts',
+    sorts: ['lastName', 'title', 'department', 'companyId', 'id'],
+    where: { emailVerified: true },
+  },
   {
     model: 'property',
     table: 'properties',
-    sorts: ['equityPct', 'estimatedValue', 'mortgageBalance', 'lastSaleDate', 'lastSalePrice', 'yearBuilt', 'sqft', 'id'],
+    sorts: [
+      'equityPct',
+      'estimatedValue',
+      'mortgageBalance',
+      'lastSaleDate',
+      'lastSalePrice',
+      'yearBuilt',
+      'sqft',
+      'id',
+    ],
     where: { equityPct: { gte: 20 } },
   },
-  { model: 'owner', table: 'owners', sorts: ['propertiesCount', 'portfolioValue', 'name', 'id'], where: { absentee: false } },
-  { model: 'attorney', table: 'attorneys', sorts: ['lastName', 'admittedYear', 'state', 'city', 'verifiedAt', 'id'], where: { barStatus: 'active' } },
-  { model: 'firm', table: 'firms', sorts: ['size', 'name', 'foundedYear', 'hqState', 'id'], where: { size: { gte: 2 } } },
+  {
+    model: 'owner',
+    table: 'owners',
+    sorts: ['propertiesCount', 'portfolioValue', 'name', 'id'],
+    where: { absentee: false },
+  },
+  {
+    model: 'attorney',
+    table: 'attorneys',
+    sorts: ['lastName', 'admittedYear', 'state', 'city', 'verifiedAt', 'id'],
+    where: { barStatus: 'active' },
+  },
+  {
+    model: 'firm',
+    table: 'firms',
+    sorts: ['size', 'name', 'foundedYear', 'hqState', 'id'],
+    where: { size: { gte: 2 } },
+  },
 ];
 
 describe('a deep page read ids first (deferred join)', () => {
@@ -52,12 +86,16 @@ describe('a deep page read ids first (deferred join)', () => {
               const plain = await delegate.findMany({ where, orderBy: order, skip, take: 10 });
               const deferred = await findPage(
                 page,
-                { ids: (args) => delegate.findMany({ ...args, select: { id: true } }), rows: (args) => delegate.findMany(args) },
+                {
+                  ids: (args) => delegate.findMany({ ...args, select: { id: true } }),
+                  rows: (args) => delegate.findMany(args),
+                },
                 0,
               );
-              expect(deferred.map((row) => row.id), `${list.table} ${field} ${direction} skip ${skip}`).toEqual(
-                plain.map((row) => row.id),
-              );
+              expect(
+                deferred.map((row) => row.id),
+                `${list.table} ${field} ${direction} skip ${skip}`,
+              ).toEqual(plain.map((row) => row.id));
               expect(deferred).toEqual(plain);
             }
           }

@@ -15,10 +15,13 @@ beforeAll(async () => {
 afterAll(() => service?.stop());
 
 const save = (body: unknown, key = alice) => service.request('POST', '/api/v1/leads', { key, body });
-const patch = (id: string, body: unknown, key = alice) => service.request('PATCH', `/api/v1/leads/${id}`, { key, body });
+const patch = (id: string, body: unknown, key = alice) =>
+  service.request('PATCH', `/api/v1/leads/${id}`, { key, body });
 
 async function someId(table: string, prefix: string, offset = 0): Promise<string> {
-  const [row] = await service.databases.sandbox.sql.query<{ id: number }>(`SELECT id FROM ${table} ORDER BY id OFFSET ${offset} LIMIT 1`);
+  const [row] = await service.databases.sandbox.sql.query<{ id: number }>(
+    `SELECT id FROM ${table} ORDER BY id OFFSET ${offset} LIMIT 1`,
+  );
   return `${prefix}_${row!.id}`;
 }
 
@@ -29,8 +32,25 @@ describe('POST /api/v1/leads', () => {
     expect(created.status).toBe(201);
     expect(created.body.success).toBe(true);
     const lead = created.body.data;
-    expect(Object.keys(lead)).toEqual(['id', 'record_id', 'record_type', 'vertical', 'status', 'notes', 'tags', 'created_at', 'updated_at']);
-    expect(lead).toMatchObject({ record_id: recordId, record_type: 'company', vertical: 'b2b', status: 'new', notes: 'Met at the expo', tags: ['expo', 'hot'] });
+    expect(Object.keys(lead)).toEqual([
+      'id',
+      'record_id',
+      'record_type',
+      'vertical',
+      'status',
+      'notes',
+      'tags',
+      'created_at',
+      'updated_at',
+    ]);
+    expect(lead).toMatchObject({
+      record_id: recordId,
+      record_type: 'company',
+      vertical: 'b2b',
+      status: 'new',
+      notes: 'Met at the expo',
+      tags: ['expo', 'hot'],
+    });
     expect(lead.id).toMatch(/^lead_\d+$/);
     expect(new Date(lead.created_at).toISOString()).toBe(lead.created_at);
 
@@ -45,12 +65,21 @@ describe('POST /api/v1/leads', () => {
   });
 
   // Every record type the model files declare, so a new one is covered without an edit here.
-  it.each(RECORD_TYPES.map((type) => [type.table, type.ids.prefix, type.kind, type.vertical]))('saves a record of %s under its vertical', async (table, prefix, type, vertical) => {
-    const recordId = await someId(table, prefix);
-    const response = await save({ record_id: recordId });
-    expect(response.status).toBe(201);
-    expect(response.body.data).toMatchObject({ record_id: recordId, record_type: type, vertical, tags: [], notes: null });
-  });
+  it.each(RECORD_TYPES.map((type) => [type.table, type.ids.prefix, type.kind, type.vertical]))(
+    'saves a record of %s under its vertical',
+    async (table, prefix, type, vertical) => {
+      const recordId = await someId(table, prefix);
+      const response = await save({ record_id: recordId });
+      expect(response.status).toBe(201);
+      expect(response.body.data).toMatchObject({
+        record_id: recordId,
+        record_type: type,
+        vertical,
+        tags: [],
+        notes: null,
+      });
+    },
+  );
 
   it.each([
     [{}, 'record_id'],
@@ -90,7 +119,9 @@ describe('PATCH /api/v1/leads/:id', () => {
     expect(back.status).toBe(409);
     expect(back.body).toEqual({ error: 'conflict', message: expect.any(String) });
     expect((await patch(id, { status: 'disqualified' })).status).toBe(409);
-    const stored = await service.databases.sandbox.prisma.lead.findUniqueOrThrow({ where: { id: Number(id.slice(5)) } });
+    const stored = await service.databases.sandbox.prisma.lead.findUniqueOrThrow({
+      where: { id: Number(id.slice(5)) },
+    });
     expect(stored.status).toBe('converted');
   });
 
@@ -99,7 +130,9 @@ describe('PATCH /api/v1/leads/:id', () => {
     const id = body.data.id;
     const edited = await patch(id, { notes: 'Call back Tuesday', tags: ['q3'] });
     expect(edited.body.data).toMatchObject({ status: 'new', notes: 'Call back Tuesday', tags: ['q3'] });
-    expect(new Date(edited.body.data.updated_at).getTime()).toBeGreaterThanOrEqual(new Date(body.data.updated_at).getTime());
+    expect(new Date(edited.body.data.updated_at).getTime()).toBeGreaterThanOrEqual(
+      new Date(body.data.updated_at).getTime(),
+    );
     expect((await patch(id, { status: 'contacted' })).status).toBe(200);
     expect((await patch(id, { status: 'disqualified' })).body.data.status).toBe('disqualified');
     const bad = await patch(id, { status: 'won' });
@@ -113,9 +146,18 @@ describe('PATCH /api/v1/leads/:id', () => {
 describe('GET and DELETE /api/v1/leads', () => {
   it('lists the caller’s leads with filters and paging, checked against the database', async () => {
     const { key, accountId } = await service.createKey();
-    const tables = [['companies', 'b2b'], ['contacts', 'contact'], ['properties', 'prop'], ['owners', 'owner'], ['firms', 'firm']];
+    const tables = [
+      ['companies', 'b2b'],
+      ['contacts', 'contact'],
+      ['properties', 'prop'],
+      ['owners', 'owner'],
+      ['firms', 'firm'],
+    ];
     for (const [index, [table, prefix]] of tables.entries()) {
-      const { body } = await save({ record_id: await someId(table!, prefix!, 10), tags: index % 2 ? ['warm'] : ['cold'] }, key);
+      const { body } = await save(
+        { record_id: await someId(table!, prefix!, 10), tags: index % 2 ? ['warm'] : ['cold'] },
+        key,
+      );
       if (index < 2) await patch(body.data.id, { status: 'contacted' }, key);
     }
     const all = await service.get('/api/v1/leads', key);
@@ -131,9 +173,14 @@ describe('GET and DELETE /api/v1/leads', () => {
       ['status=new&vertical=realestate', { status: 'new', vertical: 'realestate' }],
     ] as const) {
       const response = await service.get(`/api/v1/leads?${query}`, key);
-      const expected = await service.databases.sandbox.prisma.lead.findMany({ where: { accountId, ...where }, orderBy: { id: 'asc' } });
+      const expected = await service.databases.sandbox.prisma.lead.findMany({
+        where: { accountId, ...where },
+        orderBy: { id: 'asc' },
+      });
       expect(expected.length).toBeGreaterThan(0);
-      expect(response.body.data.map((lead: { id: string }) => lead.id).sort()).toEqual(expected.map((lead) => `lead_${lead.id}`).sort());
+      expect(response.body.data.map((lead: { id: string }) => lead.id).sort()).toEqual(
+        expected.map((lead) => `lead_${lead.id}`).sort(),
+      );
     }
     const second = await service.get('/api/v1/leads?per_page=2&page=3', key);
     expect(second.body.data.length).toBe(1);
@@ -171,20 +218,27 @@ describe('lead isolation', () => {
     }
     expect((await service.get('/api/v1/leads?tag=secret', bob)).body.data).toEqual([]);
     const gql = await service.graphqlRaw(
-      'mutation ($id: String!) { updateLeadStatus(input: { id: $id, status: contacted }) { id } }', { id }, bob);
+      'mutation ($id: String!) { updateLeadStatus(input: { id: $id, status: contacted }) { id } }',
+      { id },
+      bob,
+    );
     expect(gql.body.errors[0].extensions.code).toBe('not_found');
     expect((await service.graphql('query ($id: String!) { lead(id: $id) { id } }', { id }, bob)).lead).toBeNull();
     // Bob saving the same record gets a lead of his own.
     const bobs = await save({ record_id: recordId }, bob);
     expect(bobs.status).toBe(201);
     expect(bobs.body.data.id).not.toBe(id);
-    const stored = await service.databases.sandbox.prisma.lead.findUniqueOrThrow({ where: { id: Number(id.slice(5)) } });
+    const stored = await service.databases.sandbox.prisma.lead.findUniqueOrThrow({
+      where: { id: Number(id.slice(5)) },
+    });
     expect(stored).toMatchObject({ status: 'new', tags: ['secret'] });
   });
 
   it('keeps a live key’s leads in the live database', async () => {
     const live = await service.createKey({ mode: 'live' });
-    const [row] = await service.databases.live.sql.query<{ id: number }>('SELECT id FROM companies ORDER BY id LIMIT 1');
+    const [row] = await service.databases.live.sql.query<{ id: number }>(
+      'SELECT id FROM companies ORDER BY id LIMIT 1',
+    );
     const response = await save({ record_id: `b2b_${row!.id}` }, live.key);
     expect(response.status).toBe(201);
     expect(await service.databases.live.prisma.lead.count({ where: { accountId: live.accountId } })).toBe(1);
@@ -201,7 +255,10 @@ describe('GraphQL lead mutations', () => {
       { input: { recordId, tags: ['gql'] } },
       key,
     );
-    expect(saved.saveLead).toMatchObject({ created: true, lead: { status: 'new', record: { __typename: 'Contact', id: recordId } } });
+    expect(saved.saveLead).toMatchObject({
+      created: true,
+      lead: { status: 'new', record: { __typename: 'Contact', id: recordId } },
+    });
     const moved = await service.graphql(
       `mutation ($input: UpdateLeadStatusInput!) { updateLeadStatus(input: $input) { status } }`,
       { input: { id: saved.saveLead.lead.id, status: 'contacted' } },
@@ -214,7 +271,11 @@ describe('GraphQL lead mutations', () => {
       key,
     );
     expect(illegal.body.errors[0].extensions.code).toBe('conflict');
-    const listed = await service.graphql(`{ leads(tag: "gql") { nodes { id record { ... on Contact { id } } } pageInfo { total } } }`, {}, key);
+    const listed = await service.graphql(
+      `{ leads(tag: "gql") { nodes { id record { ... on Contact { id } } } pageInfo { total } } }`,
+      {},
+      key,
+    );
     expect(listed.leads.pageInfo.total).toBe(1);
     expect(listed.leads.nodes[0].record.id).toBe(recordId);
   });

@@ -13,7 +13,17 @@ beforeAll(async () => {
 });
 afterAll(() => service?.stop());
 
-type FieldCheck = RegExp | 'string' | 'number' | 'integer' | 'boolean' | 'string[]' | 'date' | 'timestamp' | 'partners' | readonly string[];
+type FieldCheck =
+  | RegExp
+  | 'string'
+  | 'number'
+  | 'integer'
+  | 'boolean'
+  | 'string[]'
+  | 'date'
+  | 'timestamp'
+  | 'partners'
+  | readonly string[];
 
 interface RecordCase {
   path: string;
@@ -38,20 +48,41 @@ const CASES: RecordCase[] = [
     table: 'contacts',
     prefix: 'contact',
     fields: {
-      id: /^contact_\d+$/, company_id: /^b2b_\d+$/, name: 'string', title: 'string',
-      seniority: ['c_level', 'vp', 'director', 'manager', 'staff'], department: /^[a-z_]+$/, email: /^[^@\s]+@[^@\s]+$/,
-      email_verified: 'boolean', phone: 'string', linkedin_url: /^https:\/\//,
+      id: /^contact_\d+$/,
+      company_id: /^b2b_\d+$/,
+      name: 'string',
+      title: 'string',
+      seniority: ['c_level', 'vp', 'director', 'manager', 'staff'],
+      department: /^[a-z_]+$/,
+      email: /^[^@\s]+@[^@\s]+$/,
+      email_verified: 'boolean',
+      phone: 'string',
+      linkedin_url: /^https:\/\//,
     },
     filters: [
       ['company_id=b2b_7', 'company_id = 7'],
       ['seniority=vp', `seniority = 'vp'`],
       ['department=sales', `department = 'sales'`],
       ['email_verified=false', 'NOT email_verified'],
-      ['seniority=director&department=engineering&email_verified=true', `seniority = 'director' AND department = 'engineering' AND email_verified`],
+      [
+        'seniority=director&department=engineering&email_verified=true',
+        `seniority = 'director' AND department = 'engineering' AND email_verified`,
+      ],
     ],
-    sorts: [['name', 'last_name'], ['department', 'department'], ['company_id', 'company_id'], ['title', 'title']],
+    sorts: [
+      ['name', 'last_name'],
+      ['department', 'department'],
+      ['company_id', 'company_id'],
+      ['title', 'title'],
+    ],
     defaultOrder: 'id ASC',
-    invalid: [['company_id=7', 'company_id'], ['company_id=prop_7', 'company_id'], ['seniority=ceo', 'seniority'], ['email_verified=yes', 'email_verified'], ['department=Sales!', 'department']],
+    invalid: [
+      ['company_id=7', 'company_id'],
+      ['company_id=prop_7', 'company_id'],
+      ['seniority=ceo', 'seniority'],
+      ['email_verified=yes', 'email_verified'],
+      ['department=Sales!', 'department'],
+    ],
   },
   {
     path: '/api/v1/realestate/properties',
@@ -59,10 +90,24 @@ const CASES: RecordCase[] = [
     table: 'properties',
     prefix: 'prop',
     fields: {
-      id: /^prop_\d+$/, address: 'string', city: 'string', state: /^[A-Z]{2}$/, zip: /^\d{5}$/, county: 'string',
-      property_type: ['single_family', 'condo', 'townhouse', 'multi_family', 'land', 'commercial'], bedrooms: 'integer',
-      bathrooms: 'number', sqft: 'integer', year_built: 'integer', estimated_value: 'number', mortgage_balance: 'number',
-      equity_pct: 'number', last_sale_date: 'date', last_sale_price: 'number', owner_id: /^owner_\d+$/, owner_name: 'string',
+      id: /^prop_\d+$/,
+      address: 'string',
+      city: 'string',
+      state: /^[A-Z]{2}$/,
+      zip: /^\d{5}$/,
+      county: 'string',
+      property_type: ['single_family', 'condo', 'townhouse', 'multi_family', 'land', 'commercial'],
+      bedrooms: 'integer',
+      bathrooms: 'number',
+      sqft: 'integer',
+      year_built: 'integer',
+      estimated_value: 'number',
+      mortgage_balance: 'number',
+      equity_pct: 'number',
+      last_sale_date: 'date',
+      last_sale_price: 'number',
+      owner_id: /^owner_\d+$/,
+      owner_name: 'string',
       absentee_owner: 'boolean',
     },
     nullable: ['bedrooms', 'bathrooms', 'sqft', 'year_built', 'last_sale_date', 'last_sale_price'],
@@ -77,9 +122,24 @@ const CASES: RecordCase[] = [
       ['owner_id=owner_3', 'owner_id = 3'],
       ['city=los%20angeles', `lower(city) = 'los angeles'`],
     ],
-    sorts: [['equity_pct', 'equity_pct'], ['estimated_value', 'estimated_value'], ['last_sale_date', 'last_sale_date'], ['year_built', 'year_built'], ['sqft', 'sqft']],
+    sorts: [
+      ['equity_pct', 'equity_pct'],
+      ['estimated_value', 'estimated_value'],
+      ['last_sale_date', 'last_sale_date'],
+      ['year_built', 'year_built'],
+      ['sqft', 'sqft'],
+    ],
     defaultOrder: 'equity_pct DESC, id DESC',
-    invalid: [['min_equity=-1', 'min_equity'], ['min_equity=101', 'min_equity'], ['min_equity=half', 'min_equity'], ['state=XX', 'state'], ['min_equity=60&max_equity=40', 'max_equity'], ['min_value=-10', 'min_value'], ['zip=123', 'zip'], ['property_type=castle', 'property_type']],
+    invalid: [
+      ['min_equity=-1', 'min_equity'],
+      ['min_equity=101', 'min_equity'],
+      ['min_equity=half', 'min_equity'],
+      ['state=XX', 'state'],
+      ['min_equity=60&max_equity=40', 'max_equity'],
+      ['min_value=-10', 'min_value'],
+      ['zip=123', 'zip'],
+      ['property_type=castle', 'property_type'],
+    ],
   },
   {
     path: '/api/v1/realestate/owners',
@@ -87,9 +147,18 @@ const CASES: RecordCase[] = [
     table: 'owners',
     prefix: 'owner',
     fields: {
-      id: /^owner_\d+$/, name: 'string', owner_type: ['individual', 'llc', 'trust', 'corporation'], mailing_address: 'string',
-      mailing_city: 'string', mailing_state: /^[A-Z]{2}$/, mailing_zip: /^\d{5}$/, phone: 'string', email: 'string',
-      properties_count: 'integer', portfolio_value: 'number', absentee: 'boolean',
+      id: /^owner_\d+$/,
+      name: 'string',
+      owner_type: ['individual', 'llc', 'trust', 'corporation'],
+      mailing_address: 'string',
+      mailing_city: 'string',
+      mailing_state: /^[A-Z]{2}$/,
+      mailing_zip: /^\d{5}$/,
+      phone: 'string',
+      email: 'string',
+      properties_count: 'integer',
+      portfolio_value: 'number',
+      absentee: 'boolean',
     },
     filters: [
       ['owner_type=llc', `owner_type = 'llc'`],
@@ -99,9 +168,19 @@ const CASES: RecordCase[] = [
       ['state=NY', `mailing_state = 'NY'`],
       ['min_portfolio_value=2000000', 'portfolio_value >= 2000000'],
     ],
-    sorts: [['properties_count', 'properties_count'], ['portfolio_value', 'portfolio_value'], ['name', 'name']],
+    sorts: [
+      ['properties_count', 'properties_count'],
+      ['portfolio_value', 'portfolio_value'],
+      ['name', 'name'],
+    ],
     defaultOrder: 'properties_count DESC, id DESC',
-    invalid: [['min_properties=-2', 'min_properties'], ['min_properties=0', 'min_properties'], ['min_properties=1.5', 'min_properties'], ['owner_type=bank', 'owner_type'], ['absentee=1', 'absentee']],
+    invalid: [
+      ['min_properties=-2', 'min_properties'],
+      ['min_properties=0', 'min_properties'],
+      ['min_properties=1.5', 'min_properties'],
+      ['owner_type=bank', 'owner_type'],
+      ['absentee=1', 'absentee'],
+    ],
   },
   {
     path: '/api/v1/legal/attorneys',
@@ -109,9 +188,20 @@ const CASES: RecordCase[] = [
     table: 'attorneys',
     prefix: 'atty',
     fields: {
-      id: /^atty_\d+$/, name: 'string', firm_id: /^firm_\d+$/, firm_name: 'string', practice_areas: 'string[]',
-      state: /^[A-Z]{2}$/, city: 'string', bar_number: 'string', bar_status: ['active', 'inactive', 'suspended'],
-      bar_verified: 'boolean', verified_at: 'timestamp', admitted_year: 'integer', email: 'string', phone: 'string',
+      id: /^atty_\d+$/,
+      name: 'string',
+      firm_id: /^firm_\d+$/,
+      firm_name: 'string',
+      practice_areas: 'string[]',
+      state: /^[A-Z]{2}$/,
+      city: 'string',
+      bar_number: 'string',
+      bar_status: ['active', 'inactive', 'suspended'],
+      bar_verified: 'boolean',
+      verified_at: 'timestamp',
+      admitted_year: 'integer',
+      email: 'string',
+      phone: 'string',
     },
     nullable: ['firm_id', 'firm_name', 'verified_at'],
     filters: [
@@ -122,9 +212,20 @@ const CASES: RecordCase[] = [
       ['city=Chicago', `city = 'Chicago'`],
       ['firm_id=firm_2', 'firm_id = 2'],
     ],
-    sorts: [['name', 'last_name'], ['admitted_year', 'admitted_year'], ['verified_at', 'verified_at'], ['state', 'state']],
+    sorts: [
+      ['name', 'last_name'],
+      ['admitted_year', 'admitted_year'],
+      ['verified_at', 'verified_at'],
+      ['state', 'state'],
+    ],
     defaultOrder: 'last_name ASC, id ASC',
-    invalid: [['bar_status=disbarred', 'bar_status'], ['verified=maybe', 'verified'], ['state=California', 'state'], ['firm_id=2', 'firm_id'], ['practice_area=x', 'practice_area']],
+    invalid: [
+      ['bar_status=disbarred', 'bar_status'],
+      ['verified=maybe', 'verified'],
+      ['state=California', 'state'],
+      ['firm_id=2', 'firm_id'],
+      ['practice_area=x', 'practice_area'],
+    ],
   },
   {
     path: '/api/v1/legal/firms',
@@ -132,8 +233,15 @@ const CASES: RecordCase[] = [
     table: 'firms',
     prefix: 'firm',
     fields: {
-      id: /^firm_\d+$/, name: 'string', hq_city: 'string', hq_state: /^[A-Z]{2}$/, size: 'integer', practice_areas: 'string[]',
-      partners: 'partners', website: /^https?:\/\//, founded_year: 'integer',
+      id: /^firm_\d+$/,
+      name: 'string',
+      hq_city: 'string',
+      hq_state: /^[A-Z]{2}$/,
+      size: 'integer',
+      practice_areas: 'string[]',
+      partners: 'partners',
+      website: /^https?:\/\//,
+      founded_year: 'integer',
     },
     filters: [
       ['practice_area=Family%20Law', `'Family Law' = ANY(practice_areas)`],
@@ -141,9 +249,17 @@ const CASES: RecordCase[] = [
       ['min_size=20', 'size >= 20'],
       ['min_size=5&max_size=30', 'size BETWEEN 5 AND 30'],
     ],
-    sorts: [['size', 'size'], ['name', 'name'], ['founded_year', 'founded_year']],
+    sorts: [
+      ['size', 'size'],
+      ['name', 'name'],
+      ['founded_year', 'founded_year'],
+    ],
     defaultOrder: 'size DESC, id DESC',
-    invalid: [['min_size=-1', 'min_size'], ['min_size=big', 'min_size'], ['min_size=30&max_size=5', 'max_size']],
+    invalid: [
+      ['min_size=-1', 'min_size'],
+      ['min_size=big', 'min_size'],
+      ['min_size=30&max_size=5', 'max_size'],
+    ],
   },
 ];
 
@@ -154,7 +270,8 @@ function checkField(name: string, value: unknown, check: FieldCheck, nullable: b
   else if (Array.isArray(check)) expect(check, where).toContain(value);
   else if (check === 'integer') expect(Number.isInteger(value), where).toBe(true);
   else if (check === 'number') expect(typeof value, where).toBe('number');
-  else if (check === 'string[]') expect(Array.isArray(value) && value.every((item) => typeof item === 'string'), where).toBe(true);
+  else if (check === 'string[]')
+    expect(Array.isArray(value) && value.every((item) => typeof item === 'string'), where).toBe(true);
   else if (check === 'date') expect(value, where).toMatch(/^\d{4}-\d{2}-\d{2}$/);
   else if (check === 'timestamp') expect(new Date(value as string).toISOString(), where).toBe(value);
   else if (check === 'partners') {
@@ -175,16 +292,25 @@ describe.each(CASES)('GET $path', (record) => {
     expect(Object.keys(response.body).sort()).toEqual(['data', 'pagination', 'success', 'vertical']);
     expect(response.body).toMatchObject({ success: true, vertical: record.vertical });
     const total = await count(`SELECT count(*)::int AS n FROM ${record.table}`);
-    expect(response.body.pagination).toEqual({ page: 1, per_page: 100, total, total_pages: Math.ceil(total / 100), total_is_estimate: false });
+    expect(response.body.pagination).toEqual({
+      page: 1,
+      per_page: 100,
+      total,
+      total_pages: Math.ceil(total / 100),
+      total_is_estimate: false,
+    });
     expect(response.body.data.length).toBe(Math.min(100, total));
     for (const row of response.body.data) {
       expect(Object.keys(row)).toEqual(Object.keys(record.fields));
-      for (const [name, check] of Object.entries(record.fields)) checkField(name, row[name], check, record.nullable?.includes(name) ?? false);
+      for (const [name, check] of Object.entries(record.fields))
+        checkField(name, row[name], check, record.nullable?.includes(name) ?? false);
     }
     const ids = await service.databases.sandbox.sql.query<{ id: number }>(
       `SELECT id FROM ${record.table} ORDER BY ${record.defaultOrder} LIMIT 100`,
     );
-    expect(response.body.data.map((row: { id: string }) => row.id)).toEqual(ids.map(({ id }) => `${record.prefix}_${id}`));
+    expect(response.body.data.map((row: { id: string }) => row.id)).toEqual(
+      ids.map(({ id }) => `${record.prefix}_${id}`),
+    );
   });
 
   it.each(record.filters)('filters by %s exactly as the database selects %s', async (query, condition) => {
@@ -203,13 +329,18 @@ describe.each(CASES)('GET $path', (record) => {
   });
 
   it.each(record.sorts)('sorts by %s both ways (SQL column %s)', async (field, column) => {
-    for (const [prefix, direction] of [['', 'ASC'], ['-', 'DESC']] as const) {
+    for (const [prefix, direction] of [
+      ['', 'ASC'],
+      ['-', 'DESC'],
+    ] as const) {
       const response = await service.get(`${record.path}?sort=${prefix}${field}&per_page=50&page=2`, sandboxKey);
       expect(response.status).toBe(200);
       const expected = await service.databases.sandbox.sql.query<{ id: number }>(
         `SELECT id FROM ${record.table} ORDER BY ${column} ${direction}, id ${direction} LIMIT 50 OFFSET 50`,
       );
-      expect(response.body.data.map((row: { id: string }) => row.id)).toEqual(expected.map(({ id }) => `${record.prefix}_${id}`));
+      expect(response.body.data.map((row: { id: string }) => row.id)).toEqual(
+        expected.map(({ id }) => `${record.prefix}_${id}`),
+      );
     }
   });
 
@@ -219,7 +350,13 @@ describe.each(CASES)('GET $path', (record) => {
     const lastPage = Math.ceil(total / perPage);
     const last = await service.get(`${record.path}?per_page=${perPage}&page=${lastPage}&sort=id`, sandboxKey);
     expect(last.body.data.length).toBe(total - (lastPage - 1) * perPage);
-    expect(last.body.pagination).toEqual({ page: lastPage, per_page: perPage, total, total_pages: lastPage, total_is_estimate: false });
+    expect(last.body.pagination).toEqual({
+      page: lastPage,
+      per_page: perPage,
+      total,
+      total_pages: lastPage,
+      total_is_estimate: false,
+    });
     const past = await service.get(`${record.path}?per_page=${perPage}&page=${lastPage + 1}`, sandboxKey);
     expect(past.status).toBe(200);
     expect(past.body.data).toEqual([]);
@@ -273,7 +410,9 @@ describe.each(CASES)('GET $path', (record) => {
     const live = await service.get(`${record.path}?per_page=5&sort=id`, liveKey);
     expect(live.status).toBe(200);
     expect(live.body.pagination.total).toBe(await count(`SELECT count(*)::int AS n FROM ${record.table}`, 'live'));
-    const [row] = await service.databases.live.sql.query<{ id: number }>(`SELECT id FROM ${record.table} ORDER BY id LIMIT 1`);
+    const [row] = await service.databases.live.sql.query<{ id: number }>(
+      `SELECT id FROM ${record.table} ORDER BY id LIMIT 1`,
+    );
     expect(live.body.data[0].id).toBe(`${record.prefix}_${row!.id}`);
     expect((await service.get(record.path)).status).toBe(200);
     expect((await service.request('GET', record.path)).status).toBe(401);
@@ -298,7 +437,10 @@ describe('city filters', () => {
     const [row] = await service.databases.sandbox.sql.query<{ city: string; n: number }>(
       'SELECT city, count(*)::int AS n FROM properties GROUP BY city ORDER BY n DESC LIMIT 1',
     );
-    const response = await service.get(`/api/v1/realestate/properties?city=${encodeURIComponent(row!.city.toUpperCase())}`, sandboxKey);
+    const response = await service.get(
+      `/api/v1/realestate/properties?city=${encodeURIComponent(row!.city.toUpperCase())}`,
+      sandboxKey,
+    );
     expect(response.body.pagination.total).toBe(row!.n);
   });
 });
@@ -326,22 +468,31 @@ describe('GraphQL: the records and their relations', () => {
     const data = await service.graphql(RELATIONS, { perPage: 10 }, sandboxKey);
     for (const company of data.companies.nodes) {
       expect(company.contacts.length).toBeGreaterThan(0);
-      for (const contact of company.contacts) expect([contact.companyId, contact.company.id]).toEqual([company.id, company.id]);
+      for (const contact of company.contacts)
+        expect([contact.companyId, contact.company.id]).toEqual([company.id, company.id]);
     }
     for (const contact of data.contacts.nodes) expect(contact.company.id).toBe(contact.companyId);
     for (const property of data.properties.nodes) {
       expect([property.owner.id, property.owner.name]).toEqual([property.ownerId, property.ownerName]);
-      expect(property.owner.properties.every((other: { ownerId: string }) => other.ownerId === property.ownerId)).toBe(true);
+      expect(property.owner.properties.every((other: { ownerId: string }) => other.ownerId === property.ownerId)).toBe(
+        true,
+      );
     }
     for (const owner of data.owners.nodes) {
       expect(owner.properties.length).toBe(Math.min(owner.propertiesCount, 100));
-      expect(owner.properties.every((property: { owner: { id: string } }) => property.owner.id === owner.id)).toBe(true);
+      expect(owner.properties.every((property: { owner: { id: string } }) => property.owner.id === owner.id)).toBe(
+        true,
+      );
     }
     for (const attorney of data.attorneys.nodes) expect(attorney.firm?.id ?? null).toBe(attorney.firmId);
     for (const firm of data.firms.nodes) {
       expect(firm.attorneysCount).toBe(firm.size);
       expect(firm.attorneys.every((attorney: { firmId: string }) => attorney.firmId === firm.id)).toBe(true);
-      expect(firm.partners.every((partner: { isPartner: boolean; firm: { id: string } }) => partner.isPartner && partner.firm.id === firm.id)).toBe(true);
+      expect(
+        firm.partners.every(
+          (partner: { isPartner: boolean; firm: { id: string } }) => partner.isPartner && partner.firm.id === firm.id,
+        ),
+      ).toBe(true);
     }
   });
 
@@ -362,13 +513,17 @@ describe('GraphQL: the records and their relations', () => {
       {},
       sandboxKey,
     );
-    expect(data.properties.nodes.map((node: { id: string }) => node.id)).toEqual(rest.body.data.map((row: { id: string }) => row.id));
+    expect(data.properties.nodes.map((node: { id: string }) => node.id)).toEqual(
+      rest.body.data.map((row: { id: string }) => row.id),
+    );
     expect(data.properties.pageInfo.total).toBe(rest.body.pagination.total);
     const page = `query ($after: String) { attorneysConnection(first: 20, after: $after, barStatus: active) {
       edges { cursor node { id barStatus } } pageInfo { hasNextPage endCursor } } }`;
     const one = await service.graphql(page, {}, sandboxKey);
     const two = await service.graphql(page, { after: one.attorneysConnection.pageInfo.endCursor }, sandboxKey);
-    const ids = [...one.attorneysConnection.edges, ...two.attorneysConnection.edges].map((edge: { node: { id: string } }) => edge.node.id);
+    const ids = [...one.attorneysConnection.edges, ...two.attorneysConnection.edges].map(
+      (edge: { node: { id: string } }) => edge.node.id,
+    );
     const expected = await service.databases.sandbox.sql.query<{ id: number }>(
       `SELECT id FROM attorneys WHERE bar_status = 'active' ORDER BY id LIMIT 40`,
     );
@@ -377,6 +532,9 @@ describe('GraphQL: the records and their relations', () => {
 
   it('reports bad arguments with the machine code in extensions', async () => {
     const result = await service.graphqlRaw('{ owners(minProperties: -1) { nodes { id } } }', {}, sandboxKey);
-    expect(result.body.errors[0].extensions).toMatchObject({ code: 'invalid_parameter', details: { minProperties: expect.any(String) } });
+    expect(result.body.errors[0].extensions).toMatchObject({
+      code: 'invalid_parameter',
+      details: { minProperties: expect.any(String) },
+    });
   });
 });

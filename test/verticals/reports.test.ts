@@ -33,12 +33,20 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * Waits on the database (polling the API would spend the sandbox key's trial calls), then reads the job
  * through the API once.
  */
-async function waitForReport(id: string, until: (job: { status: string; rowCount: number }) => boolean, as = key, mode: 'sandbox' | 'live' = 'sandbox') {
+async function waitForReport(
+  id: string,
+  until: (job: { status: string; rowCount: number }) => boolean,
+  as = key,
+  mode: 'sandbox' | 'live' = 'sandbox',
+) {
   const deadline = Date.now() + 50_000;
   for (;;) {
-    const job = await service.databases[mode].prisma.reportJob.findUniqueOrThrow({ where: { id: Number(id.slice(4)) } });
+    const job = await service.databases[mode].prisma.reportJob.findUniqueOrThrow({
+      where: { id: Number(id.slice(4)) },
+    });
     if (until(job)) break;
-    if (job.status === 'failed' || Date.now() > deadline) throw new Error(`report ${id} did not get there: ${JSON.stringify(job)}`);
+    if (job.status === 'failed' || Date.now() > deadline)
+      throw new Error(`report ${id} did not get there: ${JSON.stringify(job)}`);
     await sleep(50);
   }
   const response = await service.get(`/api/v1/reports/${id}`, as);
@@ -88,12 +96,24 @@ beforeEach(newAccount);
 
 describe('POST /api/v1/reports/generate', () => {
   it('queues a job (202, queued) and a worker writes the filtered records as CSV, the list route’s records', async () => {
-    const response = await generate({ vertical: 'realestate', filters: { min_equity: 50, state: 'CA' }, format: 'csv' });
+    const response = await generate({
+      vertical: 'realestate',
+      filters: { min_equity: 50, state: 'CA' },
+      format: 'csv',
+    });
     expect(response.status).toBe(202);
     expect(response.body.success).toBe(true);
     const job = response.body.data;
     expect(job.id).toMatch(/^rpt_\d+$/);
-    expect(job).toMatchObject({ status: 'queued', vertical: 'realestate', record_type: 'properties', format: 'csv', progress: 0, row_count: 0, download_url: null });
+    expect(job).toMatchObject({
+      status: 'queued',
+      vertical: 'realestate',
+      record_type: 'properties',
+      format: 'csv',
+      progress: 0,
+      row_count: 0,
+      download_url: null,
+    });
     expect(job.filters).toEqual({ min_equity: 50, state: 'CA' });
 
     const done = await waitForReport(job.id, (current) => current.status === 'completed');
@@ -101,7 +121,11 @@ describe('POST /api/v1/reports/generate', () => {
       `SELECT count(*)::int AS n FROM properties WHERE equity_pct >= 50 AND state = 'CA'`,
     );
     expect(expected!.n).toBeGreaterThan(0);
-    expect(done).toMatchObject({ progress: 100, row_count: expected!.n, download_url: `/api/v1/reports/${job.id}/download` });
+    expect(done).toMatchObject({
+      progress: 100,
+      row_count: expected!.n,
+      download_url: `/api/v1/reports/${job.id}/download`,
+    });
     expect(new Date(done.completed_at).getTime()).toBeGreaterThanOrEqual(new Date(done.started_at).getTime());
 
     const file = await service.get(`/api/v1/reports/${job.id}/download`, key);
@@ -147,7 +171,10 @@ describe('POST /api/v1/reports/generate', () => {
   });
 
   it('defaults to the vertical’s main records and writes an empty file for no match', async () => {
-    const response = await generate({ vertical: 'b2b', filters: { min_score: 100, industry: 'software', state: 'WY' } });
+    const response = await generate({
+      vertical: 'b2b',
+      filters: { min_score: 100, industry: 'software', state: 'WY' },
+    });
     expect(response.body.data).toMatchObject({ record_type: 'companies', format: 'csv' });
     const done = await waitForReport(response.body.data.id, (job) => job.status === 'completed');
     const [expected] = await service.databases.sandbox.sql.query<{ n: number }>(
@@ -214,7 +241,15 @@ describe('GET /api/v1/reports/:id and /download', () => {
     expect(malformed.body.details).toHaveProperty('id');
     expect((await service.get('/api/v1/reports/banana/download', key)).status).toBe(400);
     const failed = await service.databases.sandbox.prisma.reportJob.create({
-      data: { accountId, vertical: 'b2b', recordType: 'companies', filters: {}, format: 'csv', fields: [], status: 'failed' },
+      data: {
+        accountId,
+        vertical: 'b2b',
+        recordType: 'companies',
+        filters: {},
+        format: 'csv',
+        fields: [],
+        status: 'failed',
+      },
     });
     const notReady = await service.get(`/api/v1/reports/rpt_${failed.id}/download`, key);
     expect(notReady.status).toBe(409);
@@ -223,14 +258,19 @@ describe('GET /api/v1/reports/:id and /download', () => {
 
   it('keeps live and sandbox jobs apart: a live key’s report reads the live database', async () => {
     const live = await service.createKey({ mode: 'live' });
-    const response = await generate({ vertical: 'b2b', record_type: 'contacts', filters: { seniority: 'c_level' } }, live.key);
+    const response = await generate(
+      { vertical: 'b2b', record_type: 'contacts', filters: { seniority: 'c_level' } },
+      live.key,
+    );
     expect(response.status).toBe(202);
     const done = await waitForReport(response.body.data.id, (job) => job.status === 'completed', live.key, 'live');
     const [expected] = await service.databases.live.sql.query<{ n: number }>(
       `SELECT count(*)::int AS n FROM contacts WHERE seniority = 'c_level'`,
     );
     expect(done.row_count).toBe(expected!.n);
-    expect(await service.databases.live.prisma.reportJob.count({ where: { id: Number(response.body.data.id.slice(4)) } })).toBe(1);
+    expect(
+      await service.databases.live.prisma.reportJob.count({ where: { id: Number(response.body.data.id.slice(4)) } }),
+    ).toBe(1);
     expect(existsSync(join(dataDir, 'reports', 'live', `${response.body.data.id}.csv`))).toBe(true);
   });
 });
@@ -241,11 +281,17 @@ describe('the report worker across restarts', () => {
     const { id } = response.body.data;
     await waitForReport(id, (job) => job.status === 'completed' || (job.status === 'processing' && job.rowCount > 0));
     await service.app.close();
-    const row = await service.databases.sandbox.prisma.reportJob.findUniqueOrThrow({ where: { id: Number(id.slice(4)) } });
+    const row = await service.databases.sandbox.prisma.reportJob.findUniqueOrThrow({
+      where: { id: Number(id.slice(4)) },
+    });
     // Stopped mid-run the job is queued again; a tiny table may have finished first.
     expect(['queued', 'completed']).toContain(row.status);
 
-    const restarted: FastifyInstance = await createServer({ databases: service.databases, dataDir, reportWorker: WORKER });
+    const restarted: FastifyInstance = await createServer({
+      databases: service.databases,
+      dataDir,
+      reportWorker: WORKER,
+    });
     await restarted.listen({ port: 0, host: '127.0.0.1' });
     try {
       const deadline = Date.now() + 60_000;
@@ -265,7 +311,14 @@ describe('the report worker across restarts', () => {
     const db = service.databases.sandbox;
     const account = (await service.databases.live.prisma.account.findFirstOrThrow()).id;
     const queued = await db.prisma.reportJob.create({
-      data: { accountId: account, vertical: 'realestate', recordType: 'owners', filters: { minProperties: 2 }, format: 'csv', fields: [] },
+      data: {
+        accountId: account,
+        vertical: 'realestate',
+        recordType: 'owners',
+        filters: { minProperties: 2 },
+        format: 'csv',
+        fields: [],
+      },
     });
     // A worker of a server that is then killed: it claims the job, writes part of it, and stops beating.
     const claimed = await claimJob(db, WORKER.staleAfterMs);

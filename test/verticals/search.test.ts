@@ -36,7 +36,12 @@ describe('GET /api/v1/search', () => {
     const exact = await search(`q=${encodeURIComponent(firm!.name)}`);
     expect(exact.status).toBe(200);
     expect(Object.keys(exact.body).sort()).toEqual(['data', 'pagination', 'success']);
-    expect(exact.body.data[0]).toMatchObject({ vertical: 'legal', type: 'firm', id: `firm_${firm!.id}`, title: firm!.name });
+    expect(exact.body.data[0]).toMatchObject({
+      vertical: 'legal',
+      type: 'firm',
+      id: `firm_${firm!.id}`,
+      title: firm!.name,
+    });
     for (const hit of exact.body.data as Hit[]) {
       expect(Object.keys(hit)).toEqual(['vertical', 'type', 'id', 'title', 'subtitle', 'score']);
       expect(typeof hit.score).toBe('number');
@@ -47,7 +52,9 @@ describe('GET /api/v1/search', () => {
     // One letter wrong, one dropped, shouting: still found.
     const word = firm!.name.split(' ')[0]!;
     const typo = `${word.slice(0, 2)}${word[3] ?? ''}${word[2] ?? ''}${word.slice(4)}`.toUpperCase();
-    const fuzzy = await search(`q=${encodeURIComponent(`${typo} ${firm!.name.split(' ').slice(1).join(' ')}`)}&verticals=legal`);
+    const fuzzy = await search(
+      `q=${encodeURIComponent(`${typo} ${firm!.name.split(' ').slice(1).join(' ')}`)}&verticals=legal`,
+    );
     expect(fuzzy.body.data.map((hit: Hit) => hit.id)).toContain(`firm_${firm!.id}`);
   });
 
@@ -63,7 +70,14 @@ describe('GET /api/v1/search', () => {
     expect(onlyTwo.body.data.length).toBeGreaterThan(0);
     for (const hit of onlyTwo.body.data as Hit[]) expect(['b2b', 'legal']).toContain(hit.vertical);
     for (const hit of everywhere.body.data as Hit[]) {
-      const prefix = { company: 'b2b', contact: 'contact', property: 'prop', owner: 'owner', attorney: 'atty', firm: 'firm' }[hit.type];
+      const prefix = {
+        company: 'b2b',
+        contact: 'contact',
+        property: 'prop',
+        owner: 'owner',
+        attorney: 'atty',
+        firm: 'firm',
+      }[hit.type];
       expect(hit.id.startsWith(`${prefix}_`)).toBe(true);
     }
   });
@@ -73,13 +87,21 @@ describe('GET /api/v1/search', () => {
     const [property] = await service.databases.sandbox.sql.query<{ id: number; address: string }>(
       `SELECT id, address FROM properties ORDER BY id LIMIT 1`,
     );
-    const response = await search(`q=${encodeURIComponent(property!.address.split(',')[0]!.toLowerCase())}&verticals=realestate`);
+    const response = await search(
+      `q=${encodeURIComponent(property!.address.split(',')[0]!.toLowerCase())}&verticals=realestate`,
+    );
     expect(response.body.data.map((hit: Hit) => hit.id)).toContain(`prop_${property!.id}`);
     const [attorney] = await service.databases.sandbox.sql.query<{ id: number; first_name: string; last_name: string }>(
       `SELECT id, first_name, last_name FROM attorneys ORDER BY id LIMIT 1`,
     );
-    const byName = await search(`q=${encodeURIComponent(`${attorney!.first_name} ${attorney!.last_name}`)}&verticals=legal`);
-    expect(byName.body.data[0]).toMatchObject({ id: `atty_${attorney!.id}`, type: 'attorney', title: `${attorney!.first_name} ${attorney!.last_name}` });
+    const byName = await search(
+      `q=${encodeURIComponent(`${attorney!.first_name} ${attorney!.last_name}`)}&verticals=legal`,
+    );
+    expect(byName.body.data[0]).toMatchObject({
+      id: `atty_${attorney!.id}`,
+      type: 'attorney',
+      title: `${attorney!.first_name} ${attorney!.last_name}`,
+    });
   });
 
   it('pages through the hits without overlap', async () => {
@@ -124,11 +146,17 @@ describe('GET /api/v1/search', () => {
       FROM generate_series(1, ${CANDIDATE_CAP + 20}) AS n`);
     await db.query(`INSERT INTO firms (name, hq_city, hq_state, size, practice_areas, website, founded_year)
       SELECT 'Sorvell Partners ' || n, 'Austin', 'TX', 5, '{}', 'https://sorvell.test', 2000 FROM generate_series(1, 7) AS n`);
-    const [stored] = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM firms WHERE name LIKE 'Plenbrook %'`);
+    const [stored] = await db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM firms WHERE name LIKE 'Plenbrook %'`,
+    );
     expect(stored!.n).toBeGreaterThan(CANDIDATE_CAP);
 
     const capped = await search('q=plenbrook&verticals=legal&per_page=100');
-    expect(capped.body.pagination).toMatchObject({ total: CANDIDATE_CAP, total_is_estimate: true, total_pages: Math.ceil(CANDIDATE_CAP / 100) });
+    expect(capped.body.pagination).toMatchObject({
+      total: CANDIDATE_CAP,
+      total_is_estimate: true,
+      total_pages: Math.ceil(CANDIDATE_CAP / 100),
+    });
     const ids = new Set<string>();
     for (let page = 1; page <= Math.ceil(CANDIDATE_CAP / 30); page += 1) {
       const response = await search(`q=plenbrook&verticals=legal&per_page=30&page=${page}`);
@@ -183,15 +211,24 @@ describe('the time budget of the typo tier (SEARCH_TYPO_BUDGET_MS)', () => {
   it('recognises PostgreSQL cancelling a statement past its statement_timeout (PGlite enforces none)', async () => {
     const { prisma, engine } = service.databases.sandbox;
     const outcome = await prisma
-      .$transaction([prisma.$queryRawUnsafe(`SELECT set_config('statement_timeout', '50', true)`), prisma.$queryRawUnsafe('SELECT pg_sleep(0.5)::text')])
-      .then(() => 'completed', (error: unknown) => error);
+      .$transaction([
+        prisma.$queryRawUnsafe(`SELECT set_config('statement_timeout', '50', true)`),
+        prisma.$queryRawUnsafe('SELECT pg_sleep(0.5)::text'),
+      ])
+      .then(
+        () => 'completed',
+        (error: unknown) => error,
+      );
     if (engine === 'pglite') {
       // Single-threaded WASM has no timer to cancel with: there the budget does not apply (docs/api.md).
       expect(outcome).toBe('completed');
     } else {
       expect(wasCanceledByTimeout(outcome)).toBe(true);
     }
-    const other = await prisma.$queryRawUnsafe('SELECT * FROM no_such_table').then(() => undefined, (error: unknown) => error);
+    const other = await prisma.$queryRawUnsafe('SELECT * FROM no_such_table').then(
+      () => undefined,
+      (error: unknown) => error,
+    );
     expect(other).toBeDefined();
     expect(wasCanceledByTimeout(other)).toBe(false);
   });
@@ -211,23 +248,28 @@ describe('the time budget of the typo tier (SEARCH_TYPO_BUDGET_MS)', () => {
 });
 
 describe('search indexes', () => {
-  it.each(RECORD_TYPES.map((type) => [type.table, type]))('a trigram and a full-text index serve %s', async (_table, type) => {
-    const db = service.databases.sandbox;
-    const text = `verticals_search_text(${type.search.text})`;
-    const plans = await db.prisma.$transaction(async (tx) => {
-      // Only bitmap scans left: on a few hundred rows a full scan of any index on the name would cost less.
-      await tx.$queryRawUnsafe(
-        `SELECT set_config('enable_seqscan', 'off', true), set_config('enable_indexscan', 'off', true),
+  it.each(RECORD_TYPES.map((type) => [type.table, type]))(
+    'a trigram and a full-text index serve %s',
+    async (_table, type) => {
+      const db = service.databases.sandbox;
+      const text = `verticals_search_text(${type.search.text})`;
+      const plans = await db.prisma.$transaction(async (tx) => {
+        // Only bitmap scans left: on a few hundred rows a full scan of any index on the name would cost less.
+        await tx.$queryRawUnsafe(
+          `SELECT set_config('enable_seqscan', 'off', true), set_config('enable_indexscan', 'off', true),
           set_config('enable_indexonlyscan', 'off', true)`,
-      );
-      const trigram = await tx.$queryRawUnsafe<{ 'QUERY PLAN': string }[]>(`EXPLAIN SELECT id FROM ${type.table} WHERE ${text} %> 'smith'`);
-      const words = await tx.$queryRawUnsafe<{ 'QUERY PLAN': string }[]>(
-        `EXPLAIN SELECT id FROM ${type.table} WHERE to_tsvector('simple', ${text}) @@ plainto_tsquery('simple', 'smith')`,
-      );
-      return [trigram, words].map((plan) => plan.map((row) => row['QUERY PLAN']).join('\n'));
-    });
-    expect(plans[0]).toContain(`${type.table}_`);
-    expect(plans[0]).toMatch(/search_trgm_idx/);
-    expect(plans[1]).toMatch(/search_fts_idx/);
-  });
+        );
+        const trigram = await tx.$queryRawUnsafe<{ 'QUERY PLAN': string }[]>(
+          `EXPLAIN SELECT id FROM ${type.table} WHERE ${text} %> 'smith'`,
+        );
+        const words = await tx.$queryRawUnsafe<{ 'QUERY PLAN': string }[]>(
+          `EXPLAIN SELECT id FROM ${type.table} WHERE to_tsvector('simple', ${text}) @@ plainto_tsquery('simple', 'smith')`,
+        );
+        return [trigram, words].map((plan) => plan.map((row) => row['QUERY PLAN']).join('\n'));
+      });
+      expect(plans[0]).toContain(`${type.table}_`);
+      expect(plans[0]).toMatch(/search_trgm_idx/);
+      expect(plans[1]).toMatch(/search_fts_idx/);
+    },
+  );
 });

@@ -11,11 +11,28 @@ import { anyPlace, personName, personalEmail, phone, workEmail } from './people.
  * practitioners have no firm.
  */
 export const ATTORNEY_COLUMNS = [
-  'id', 'first_name', 'last_name', 'firm_id', 'is_partner', 'practice_areas', 'state', 'city', 'bar_number',
-  'bar_status', 'bar_verified', 'verified_at', 'admitted_year', 'email', 'phone',
+  'id',
+  'first_name',
+  'last_name',
+  'firm_id',
+  'is_partner',
+  'practice_areas',
+  'state',
+  'city',
+  'bar_number',
+  'bar_status',
+  'bar_verified',
+  'verified_at',
+  'admitted_year',
+  'email',
+  'phone',
 ] as const;
 
-const BAR_STATUS = new Weighted([['active', 90], ['inactive', 7], ['suspended', 3]] as const);
+const BAR_STATUS = new Weighted([
+  ['active', 90],
+  ['inactive', 7],
+  ['suspended', 3],
+] as const);
 
 function attorneyRow(ctx: SeedContext, id: number, firm: FirmCore | null, founder: boolean): Row {
   const rng = Rng.for(ctx.seed, 'attorneys', id);
@@ -29,13 +46,25 @@ function attorneyRow(ctx: SeedContext, id: number, firm: FirmCore | null, founde
   // Partners have practised for years; associates are spread over a career, skewed early.
   const admittedYear = isPartner || !firm ? year - rng.between(8, 45) : year - 1 - Math.floor(40 * rng.float() ** 1.7);
   const barVerified = rng.chance(0.85);
-  const verifiedAt = barVerified ? new Date(addDays(ctx.anchor, -rng.between(1, 365)).getTime() + rng.int(86_400_000)) : null;
-  const email = firm
-    ? workEmail(name, 'first.last', firm.domain)
-    : personalEmail(rng, name);
+  const verifiedAt = barVerified
+    ? new Date(addDays(ctx.anchor, -rng.between(1, 365)).getTime() + rng.int(86_400_000))
+    : null;
+  const email = firm ? workEmail(name, 'first.last', firm.domain) : personalEmail(rng, name);
   return [
-    id, name.first, name.last, firm?.id ?? null, isPartner, practiceAreas, place.state.code, place.city.name,
-    `${place.state.code}${rng.digits(6)}`, BAR_STATUS.pick(rng), barVerified, verifiedAt, admittedYear, email,
+    id,
+    name.first,
+    name.last,
+    firm?.id ?? null,
+    isPartner,
+    practiceAreas,
+    place.state.code,
+    place.city.name,
+    `${place.state.code}${rng.digits(6)}`,
+    BAR_STATUS.pick(rng),
+    barVerified,
+    verifiedAt,
+    admittedYear,
+    email,
     phone(rng, place.city.areaCode),
   ];
 }

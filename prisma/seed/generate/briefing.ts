@@ -58,7 +58,12 @@ export function* briefingRows(ctx: SeedContext, topSignals: readonly DayTopSigna
     // Written the evening of the day it covers.
     const generatedAt = new Date(date.getTime() + (21 * 60 + rng.between(0, 59)) * 60_000);
     if (!top) {
-      yield [day, 'A quiet day: no material signals', `No filings, insider trades or macro releases on ${day} scored as material.`, generatedAt];
+      yield [
+        day,
+        'A quiet day: no material signals',
+        `No filings, insider trades or macro releases on ${day} scored as material.`,
+        generatedAt,
+      ];
       continue;
     }
     const others = top.signals - 1;

@@ -13,8 +13,22 @@ import { domainOf, placeIn } from './people.ts';
  * together. The decision maker is copied from the company's first contact (see contact.ts).
  */
 export const COMPANY_COLUMNS = [
-  'id', 'name', 'industry', 'industry_name', 'revenue_usd', 'employees', 'state', 'city', 'website', 'ticker',
-  'founded_year', 'ai_score', 'decision_maker_id', 'decision_maker', 'decision_maker_title', 'decision_maker_email',
+  'id',
+  'name',
+  'industry',
+  'industry_name',
+  'revenue_usd',
+  'employees',
+  'state',
+  'city',
+  'website',
+  'ticker',
+  'founded_year',
+  'ai_score',
+  'decision_maker_id',
+  'decision_maker',
+  'decision_maker_title',
+  'decision_maker_email',
   'created_at',
 ] as const;
 
@@ -53,8 +67,16 @@ export function listedCore(ctx: SeedContext, id: number, listed: Ticker): Compan
   const employees = Math.round(3000 * listed.capBillions ** 0.55 * rng.logNormal(1, 0.35));
   const areaCode = stateInfo(listed.state).cities[0]?.areaCode ?? '555';
   return {
-    id, name: listed.name, domain: domainOf(stem.replace(/\.com$/i, '')), industry: industryOf(listed.industry),
-    state: listed.state, city: listed.city, areaCode, employees, listed, rng,
+    id,
+    name: listed.name,
+    domain: domainOf(stem.replace(/\.com$/i, '')),
+    industry: industryOf(listed.industry),
+    state: listed.state,
+    city: listed.city,
+    areaCode,
+    employees,
+    listed,
+    rng,
   };
 }
 
@@ -79,8 +101,16 @@ export function companyCore(ctx: SeedContext, id: number): CompanyCore {
   const noun = rng.pick(industry.nouns);
   const employees = clamp(Math.round(rng.logNormal(industry.employeesMedian, 1.3)), 1, 250_000);
   return {
-    id, name: `${brand} ${noun}${suffixPicker.pick(rng)}`, domain: brandDomain(brand, noun), industry,
-    state: place.state.code, city: place.city.name, areaCode: place.city.areaCode, employees, listed: null, rng,
+    id,
+    name: `${brand} ${noun}${suffixPicker.pick(rng)}`,
+    domain: brandDomain(brand, noun),
+    industry,
+    state: place.state.code,
+    city: place.city.name,
+    areaCode: place.city.areaCode,
+    employees,
+    listed: null,
+    rng,
   };
 }
 
@@ -103,16 +133,28 @@ export function* companyRows(ctx: SeedContext): Generator<Row> {
   for (const company of companyCores(ctx)) {
     const { rng } = company;
     const revenueUsd = revenue(rng, company);
-    const foundedYear = company.listed
-      ? rng.between(1880, 2012)
-      : year - 1 - Math.floor(70 * rng.float() ** 2); // most private companies are young
+    const foundedYear = company.listed ? rng.between(1880, 2012) : year - 1 - Math.floor(70 * rng.float() ** 2); // most private companies are young
     const aiScore = clamp(Math.round(55 + company.industry.aiBias + 18 * rng.normal()), 0, 100);
     const createdAt = isoDay(addDays(ctx.anchor, -rng.between(1, 1000))); // midnight: the day is enough
     const { count, contact } = decisionMaker(ctx, company);
     yield [
-      company.id, company.name, company.industry.token, company.industry.name, revenueUsd, company.employees,
-      company.state, company.city, `https://www.${company.domain}`, company.listed?.ticker ?? null, foundedYear,
-      aiScore, nextContactId, `${contact.name.first} ${contact.name.last}`, contact.title, contact.email, createdAt,
+      company.id,
+      company.name,
+      company.industry.token,
+      company.industry.name,
+      revenueUsd,
+      company.employees,
+      company.state,
+      company.city,
+      `https://www.${company.domain}`,
+      company.listed?.ticker ?? null,
+      foundedYear,
+      aiScore,
+      nextContactId,
+      `${contact.name.first} ${contact.name.last}`,
+      contact.title,
+      contact.email,
+      createdAt,
     ];
     nextContactId += count;
   }

@@ -11,19 +11,54 @@ import { tickerPicker } from './signal.ts';
  * its bounds parsed out. Members file within 45 days mostly; later filings are flagged `late`.
  */
 export const TRADE_COLUMNS = [
-  'id', 'bioguide_id', 'member_name', 'party', 'chamber', 'ticker', 'asset_description', 'asset_type', 'trade_type',
-  'owner', 'amount_range', 'amount_low', 'amount_high', 'trade_date', 'disclosure_date', 'disclosure_lag_days', 'late',
-  'source', 'filing_url', 'natural_key', 'option_detail',
+  'id',
+  'bioguide_id',
+  'member_name',
+  'party',
+  'chamber',
+  'ticker',
+  'asset_description',
+  'asset_type',
+  'trade_type',
+  'owner',
+  'amount_range',
+  'amount_low',
+  'amount_high',
+  'trade_date',
+  'disclosure_date',
+  'disclosure_lag_days',
+  'late',
+  'source',
+  'filing_url',
+  'natural_key',
+  'option_detail',
 ] as const;
 
 /** The disclosure buckets of the periodic transaction report form, smaller ones far more common. */
 export const AMOUNT_RANGES = new Weighted([
-  ['$1,001 - $15,000', 55], ['$15,001 - $50,000', 22], ['$50,001 - $100,000', 10], ['$100,001 - $250,000', 6],
-  ['$250,001 - $500,000', 3], ['$500,001 - $1,000,000', 2], ['$1,000,001 - $5,000,000', 1.2],
-  ['$5,000,001 - $25,000,000', 0.5], ['$25,000,001 - $50,000,000', 0.2], ['Over $50,000,000', 0.1],
+  ['$1,001 - $15,000', 55],
+  ['$15,001 - $50,000', 22],
+  ['$50,001 - $100,000', 10],
+  ['$100,001 - $250,000', 6],
+  ['$250,001 - $500,000', 3],
+  ['$500,001 - $1,000,000', 2],
+  ['$1,000,001 - $5,000,000', 1.2],
+  ['$5,000,001 - $25,000,000', 0.5],
+  ['$25,000,001 - $50,000,000', 0.2],
+  ['Over $50,000,000', 0.1],
 ] as const);
-const TRADE_TYPES = new Weighted([['purchase', 48], ['sale', 24], ['sale_partial', 20], ['exchange', 8]] as const);
-const OWNERS = new Weighted([['self', 45], ['spouse', 32], ['joint', 16], ['dependent', 7]] as const);
+const TRADE_TYPES = new Weighted([
+  ['purchase', 48],
+  ['sale', 24],
+  ['sale_partial', 20],
+  ['exchange', 8],
+] as const);
+const OWNERS = new Weighted([
+  ['self', 45],
+  ['spouse', 32],
+  ['joint', 16],
+  ['dependent', 7],
+] as const);
 
 /** `$15,001 - $50,000` → 15001 and 50000; `Over $50,000,000` → 50000001 and no upper bound. */
 export function parseAmountRange(text: string): { low: number; high: number | null } {
@@ -64,7 +99,9 @@ export function* congressionalTradeRows(ctx: SeedContext): Generator<Row> {
     let lag = rng.chance(0.88) ? rng.between(3, 45) : rng.between(46, 90);
     // Nothing is disclosed after today: a recent trade has had less time to be filed.
     if (lag > daysAgo) lag = rng.between(1, daysAgo);
-    const option = rng.chance(0.15) ? optionContract(rng, addDays(ctx.anchor, -daysAgo), basePrice(ctx, ticker.ticker)) : null;
+    const option = rng.chance(0.15)
+      ? optionContract(rng, addDays(ctx.anchor, -daysAgo), basePrice(ctx, ticker.ticker))
+      : null;
     const amountRange = AMOUNT_RANGES.pick(rng);
     const { low, high } = AMOUNT_BOUNDS.get(amountRange) ?? parseAmountRange(amountRange);
     const tradeDate = addDays(ctx.anchor, -daysAgo);
@@ -74,10 +111,26 @@ export function* congressionalTradeRows(ctx: SeedContext): Generator<Row> {
       ? `https://disclosures-clerk.house.gov/public_disc/ptr-pdfs/${disclosureDate.getUTCFullYear()}/${20_000_000 + n}.pdf`
       : `https://efdsearch.senate.gov/search/view/ptr/${rng.uuid()}/`;
     yield [
-      id, member.bioguideId, member.fullName, member.party, member.chamber, ticker.ticker,
+      id,
+      member.bioguideId,
+      member.fullName,
+      member.party,
+      member.chamber,
+      ticker.ticker,
       option ? `${ticker.name} - ${option.kind} Options` : `${ticker.name} - Common Stock`,
-      option ? 'option' : 'stock', TRADE_TYPES.pick(rng), OWNERS.pick(rng), amountRange, low, high, isoDay(tradeDate),
-      isoDay(disclosureDate), lag, lag > 45, house ? 'house_clerk' : 'senate_efd', filingUrl, `seed:trade:${n}`,
+      option ? 'option' : 'stock',
+      TRADE_TYPES.pick(rng),
+      OWNERS.pick(rng),
+      amountRange,
+      low,
+      high,
+      isoDay(tradeDate),
+      isoDay(disclosureDate),
+      lag,
+      lag > 45,
+      house ? 'house_clerk' : 'senate_efd',
+      filingUrl,
+      `seed:trade:${n}`,
       option?.detail ?? null,
     ];
   }

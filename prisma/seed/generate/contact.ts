@@ -11,8 +11,17 @@ import { emailPattern, personName, phone, workEmail, type PersonName } from './p
  * write every contact, so the two tables agree without either reading the other.
  */
 export const CONTACT_COLUMNS = [
-  'id', 'company_id', 'first_name', 'last_name', 'title', 'seniority', 'department', 'email', 'email_verified',
-  'phone', 'linkedin_url',
+  'id',
+  'company_id',
+  'first_name',
+  'last_name',
+  'title',
+  'seniority',
+  'department',
+  'email',
+  'email_verified',
+  'phone',
+  'linkedin_url',
 ] as const;
 
 export interface Contact {
@@ -28,19 +37,27 @@ export interface Contact {
 
 /** department token → display name, used in titles ("VP of Customer Success"). */
 const DEPARTMENTS: ReadonlyArray<readonly [string, string, string]> = [
-  ['sales', 'Sales', 'Account Executive'], ['marketing', 'Marketing', 'Marketing Specialist'],
-  ['engineering', 'Engineering', 'Software Engineer'], ['finance', 'Finance', 'Financial Analyst'],
-  ['operations', 'Operations', 'Operations Analyst'], ['human_resources', 'Human Resources', 'HR Generalist'],
-  ['it', 'IT', 'Systems Administrator'], ['legal', 'Legal', 'Paralegal'], ['product', 'Product', 'Product Designer'],
+  ['sales', 'Sales', 'Account Executive'],
+  ['marketing', 'Marketing', 'Marketing Specialist'],
+  ['engineering', 'Engineering', 'Software Engineer'],
+  ['finance', 'Finance', 'Financial Analyst'],
+  ['operations', 'Operations', 'Operations Analyst'],
+  ['human_resources', 'Human Resources', 'HR Generalist'],
+  ['it', 'IT', 'Systems Administrator'],
+  ['legal', 'Legal', 'Paralegal'],
+  ['product', 'Product', 'Product Designer'],
   ['customer_success', 'Customer Success', 'Customer Success Specialist'],
 ];
 const departmentPicker = new Weighted(DEPARTMENTS.map((entry, i) => [entry, i < 3 ? 3 : 1] as const));
 
 /** The chief officers and the department each one leads; the chief executive leads most companies' lists. */
 const CHIEFS = new Weighted<readonly [string, string]>([
-  [['Chief Executive Officer', 'executive'], 12], [['Chief Financial Officer', 'finance'], 2],
-  [['Chief Technology Officer', 'engineering'], 2], [['Chief Operating Officer', 'operations'], 2],
-  [['Chief Marketing Officer', 'marketing'], 1], [['Chief Revenue Officer', 'sales'], 1],
+  [['Chief Executive Officer', 'executive'], 12],
+  [['Chief Financial Officer', 'finance'], 2],
+  [['Chief Technology Officer', 'engineering'], 2],
+  [['Chief Operating Officer', 'operations'], 2],
+  [['Chief Marketing Officer', 'marketing'], 1],
+  [['Chief Revenue Officer', 'sales'], 1],
 ]);
 
 /** Seniorities below the top, most senior first, with how often each is drawn. */
@@ -54,7 +71,8 @@ export interface ContactPlan {
 
 export function contactPlan(ctx: SeedContext, company: CompanyCore): ContactPlan {
   const rng = Rng.for(ctx.seed, 'contacts', company.id);
-  const count = company.employees < 10 ? rng.between(2, 3) : company.employees < 200 ? rng.between(2, 4) : rng.between(3, 5);
+  const count =
+    company.employees < 10 ? rng.between(2, 3) : company.employees < 200 ? rng.between(2, 4) : rng.between(3, 5);
   return { count, contacts: drawContacts(rng, ctx, company, count) };
 }
 
@@ -76,8 +94,14 @@ function* drawContacts(rng: Rng, ctx: SeedContext, company: CompanyCore, count: 
       seniority = RANKS[rank] ?? 'staff';
       const [token, display, staffTitle] = departmentPicker.pick(rng);
       department = token;
-      title = seniority === 'vp' ? `VP of ${display}` : seniority === 'director' ? `Director of ${display}`
-        : seniority === 'manager' ? `${display} Manager` : staffTitle;
+      title =
+        seniority === 'vp'
+          ? `VP of ${display}`
+          : seniority === 'director'
+            ? `Director of ${display}`
+            : seniority === 'manager'
+              ? `${display} Manager`
+              : staffTitle;
     }
     yield {
       name,
@@ -106,8 +130,17 @@ export function* contactRows(ctx: SeedContext, companies: Iterable<CompanyCore>)
   for (const company of companies) {
     for (const contact of contactPlan(ctx, company).contacts) {
       yield [
-        id++, company.id, contact.name.first, contact.name.last, contact.title, contact.seniority,
-        contact.department, contact.email, contact.emailVerified, contact.phone, contact.linkedinUrl,
+        id++,
+        company.id,
+        contact.name.first,
+        contact.name.last,
+        contact.title,
+        contact.seniority,
+        contact.department,
+        contact.email,
+        contact.emailVerified,
+        contact.phone,
+        contact.linkedinUrl,
       ];
     }
   }

@@ -15,7 +15,12 @@ export interface Portfolio {
 
 /** Portfolio sizes: most owners hold one or two properties, a few investors hold dozens (mean ≈ 3). */
 const PORTFOLIO_SIZES = new Weighted<readonly [number, number]>([
-  [[1, 1], 45], [[2, 2], 20], [[3, 3], 12], [[4, 5], 11], [[6, 10], 9], [[11, 20], 3],
+  [[1, 1], 45],
+  [[2, 2], 20],
+  [[3, 3], 12],
+  [[4, 5], 11],
+  [[6, 10], 9],
+  [[11, 20], 3],
 ]);
 
 /** Owners in id order until exactly `scale` properties are placed (≈ scale / 3 owners). */
@@ -31,12 +36,15 @@ export function* portfolios(ctx: SeedContext): Generator<Portfolio> {
 }
 
 export type LegalUnit =
-  | { kind: 'firm'; firmId: number; firstAttorneyId: number; size: number }
-  | { kind: 'solo'; attorneyId: number };
+  { kind: 'firm'; firmId: number; firstAttorneyId: number; size: number } | { kind: 'solo'; attorneyId: number };
 
 /** Firm sizes: boutiques to national firms (mean ≈ 19 attorneys). */
 const FIRM_SIZES = new Weighted<readonly [number, number]>([
-  [[2, 5], 40], [[6, 15], 32], [[16, 40], 18], [[41, 100], 8], [[101, 300], 2],
+  [[2, 5], 40],
+  [[6, 15], 32],
+  [[16, 40], 18],
+  [[41, 100], 8],
+  [[101, 300], 2],
 ]);
 
 /**

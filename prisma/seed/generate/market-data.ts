@@ -11,8 +11,18 @@ import { personName } from './people.ts';
  * use), whether or not the scale gave it a company row: a ticker search always finds the well-known names.
  */
 export const PROFILE_COLUMNS = [
-  'ticker', 'cik', 'company_name', 'sector', 'industry', 'market_cap', 'ceo', 'description', 'website', 'employees',
-  'headquarters', 'updated_at',
+  'ticker',
+  'cik',
+  'company_name',
+  'sector',
+  'industry',
+  'market_cap',
+  'ceo',
+  'description',
+  'website',
+  'employees',
+  'headquarters',
+  'updated_at',
 ] as const;
 export const DAILY_PRICE_COLUMNS = ['ticker', 'date', 'open', 'high', 'low', 'close', 'volume'] as const;
 export const PRICE_DAYS = 60;
@@ -35,16 +45,34 @@ export function* profileRows(ctx: SeedContext): Generator<Row> {
       `${ticker.name} is a ${ticker.sector.toLowerCase()} company in the ${industry.toLowerCase()} industry, ` +
       `headquartered in ${ticker.city}, ${ticker.state}, with about ${core.employees.toLocaleString('en-US')} employees.`;
     yield [
-      ticker.ticker, ticker.cik, ticker.name, ticker.sector, industry,
-      Math.round((ticker.capBillions * 1e9 * rng.logNormal(1, 0.05)) / 1e6) * 1e6, `${ceo.first} ${ceo.last}`,
-      description, `https://www.${core.domain}`, core.employees, `${ticker.city}, ${ticker.state}`, ctx.anchor,
+      ticker.ticker,
+      ticker.cik,
+      ticker.name,
+      ticker.sector,
+      industry,
+      Math.round((ticker.capBillions * 1e9 * rng.logNormal(1, 0.05)) / 1e6) * 1e6,
+      `${ceo.first} ${ceo.last}`,
+      description,
+      `https://www.${core.domain}`,
+      core.employees,
+      `${ticker.city}, ${ticker.state}`,
+      ctx.anchor,
     ];
   }
   for (const fund of MACRO_FUNDS) {
     yield [
-      fund.ticker, fund.cik, fund.name, fund.sector, 'Exchange Traded Fund', fund.capBillions * 1e9, null,
+      fund.ticker,
+      fund.cik,
+      fund.name,
+      fund.sector,
+      'Exchange Traded Fund',
+      fund.capBillions * 1e9,
+      null,
       `${fund.name} is an exchange-traded fund tracking ${fund.ticker === 'SPY' ? 'the S&P 500 index' : 'long-dated US Treasury bonds'}.`,
-      null, null, `${fund.city}, ${fund.state}`, ctx.anchor,
+      null,
+      null,
+      `${fund.city}, ${fund.state}`,
+      ctx.anchor,
     ];
   }
 }

@@ -13,7 +13,15 @@ import { foldName } from '../../../subgraphs/markets/names.ts';
  * traders, as disclosure data shows.
  */
 export const MEMBER_COLUMNS = [
-  'bioguide_id', 'first_name', 'last_name', 'full_name', 'party', 'chamber', 'state', 'district', 'committees',
+  'bioguide_id',
+  'first_name',
+  'last_name',
+  'full_name',
+  'party',
+  'chamber',
+  'state',
+  'district',
+  'committees',
   'name_folded',
 ] as const;
 
@@ -32,23 +40,55 @@ export interface Member {
 
 const HOUSE_SEATS = 41;
 const ACCENTED: ReadonlyArray<readonly [string, string]> = [
-  ['Marisol', 'Velázquez'], ['José', 'Ramírez'], ['Inés', 'Cortés'], ['Raúl', 'Peña'],
-  ['Zoë', 'Lefèvre'], ['Joaquín', 'Núñez'], ['Renée', 'Ibáñez'], ['André', 'Gonçalves'],
+  ['Marisol', 'Velázquez'],
+  ['José', 'Ramírez'],
+  ['Inés', 'Cortés'],
+  ['Raúl', 'Peña'],
+  ['Zoë', 'Lefèvre'],
+  ['Joaquín', 'Núñez'],
+  ['Renée', 'Ibáñez'],
+  ['André', 'Gonçalves'],
 ];
 const SENATE_COMMITTEES = [
-  'Appropriations', 'Armed Services', 'Banking, Housing, and Urban Affairs', 'Commerce, Science, and Transportation',
-  'Energy and Natural Resources', 'Finance', 'Foreign Relations', 'Health, Education, Labor, and Pensions',
-  'Homeland Security and Governmental Affairs', 'Judiciary', 'Intelligence', 'Agriculture, Nutrition, and Forestry',
+  'Appropriations',
+  'Armed Services',
+  'Banking, Housing, and Urban Affairs',
+  'Commerce, Science, and Transportation',
+  'Energy and Natural Resources',
+  'Finance',
+  'Foreign Relations',
+  'Health, Education, Labor, and Pensions',
+  'Homeland Security and Governmental Affairs',
+  'Judiciary',
+  'Intelligence',
+  'Agriculture, Nutrition, and Forestry',
 ];
 const HOUSE_COMMITTEES = [
-  'Appropriations', 'Armed Services', 'Energy and Commerce', 'Financial Services', 'Ways and Means', 'Judiciary',
-  'Oversight and Accountability', 'Foreign Affairs', 'Homeland Security', 'Agriculture',
-  'Science, Space, and Technology', 'Transportation and Infrastructure',
+  'Appropriations',
+  'Armed Services',
+  'Energy and Commerce',
+  'Financial Services',
+  'Ways and Means',
+  'Judiciary',
+  'Oversight and Accountability',
+  'Foreign Affairs',
+  'Homeland Security',
+  'Agriculture',
+  'Science, Space, and Technology',
+  'Transportation and Infrastructure',
 ];
-const SENATE_PARTY = new Weighted([['D', 48], ['R', 52]] as const);
+const SENATE_PARTY = new Weighted([
+  ['D', 48],
+  ['R', 52],
+] as const);
 /** Seat positions (two per state, states in data/geo.ts order) of the first senators of ME and VT. */
-const INDEPENDENT_SEATS = new Set(['ME', 'VT'].map((code) => 2 * FIFTY_STATES.findIndex((state) => state.code === code)));
-const HOUSE_PARTY = new Weighted([['D', 49], ['R', 51]] as const);
+const INDEPENDENT_SEATS = new Set(
+  ['ME', 'VT'].map((code) => 2 * FIFTY_STATES.findIndex((state) => state.code === code)),
+);
+const HOUSE_PARTY = new Weighted([
+  ['D', 49],
+  ['R', 51],
+] as const);
 const houseStates = new Weighted(FIFTY_STATES.map((state) => [state, state.population] as const));
 
 /** Seats in the state's House delegation (435 seats by population; at least one). */
@@ -66,7 +106,8 @@ export function buildMembers(ctx: SeedContext): Member[] {
   const ids = new Set<string>();
   const districts = new Set<string>();
   const seats: Array<{ chamber: 'house' | 'senate'; state: StateInfo; district: string | null }> = [];
-  for (const state of FIFTY_STATES) seats.push({ chamber: 'senate', state, district: null }, { chamber: 'senate', state, district: null });
+  for (const state of FIFTY_STATES)
+    seats.push({ chamber: 'senate', state, district: null }, { chamber: 'senate', state, district: null });
   while (seats.length < FIFTY_STATES.length * 2 + HOUSE_SEATS) {
     const state = houseStates.pick(rng);
     const size = delegationSize(state);
@@ -86,10 +127,16 @@ export function buildMembers(ctx: SeedContext): Member[] {
     const senate = seat.chamber === 'senate';
     const party = (senate ? SENATE_PARTY : HOUSE_PARTY).pick(rng);
     return {
-      bioguideId, firstName, lastName, fullName: `${firstName} ${lastName}`,
+      bioguideId,
+      firstName,
+      lastName,
+      fullName: `${firstName} ${lastName}`,
       // The Senate has had two independents for years (Vermont and Maine): `party=I` always finds someone.
-      party: INDEPENDENT_SEATS.has(i) ? 'I' : party, chamber: seat.chamber, state: seat.state.code,
-      district: seat.district, committees: pickDistinct(rng, senate ? SENATE_COMMITTEES : HOUSE_COMMITTEES, rng.between(1, 3)),
+      party: INDEPENDENT_SEATS.has(i) ? 'I' : party,
+      chamber: seat.chamber,
+      state: seat.state.code,
+      district: seat.district,
+      committees: pickDistinct(rng, senate ? SENATE_COMMITTEES : HOUSE_COMMITTEES, rng.between(1, 3)),
       tradeWeight: rng.logNormal(1, 1.3),
     };
   });
@@ -100,7 +147,15 @@ export function buildMembers(ctx: SeedContext): Member[] {
 export function* memberRows(ctx: SeedContext): Generator<Row> {
   for (const m of buildMembers(ctx)) {
     yield [
-      m.bioguideId, m.firstName, m.lastName, m.fullName, m.party, m.chamber, m.state, m.district, m.committees,
+      m.bioguideId,
+      m.firstName,
+      m.lastName,
+      m.fullName,
+      m.party,
+      m.chamber,
+      m.state,
+      m.district,
+      m.committees,
       foldName(m.fullName),
     ];
   }

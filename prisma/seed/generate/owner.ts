@@ -10,8 +10,18 @@ import { propertyCore, propertyRow, type PropertyCore } from './property.ts';
  * are computed here from the same property draws the property table is written from (layout.ts, property.ts).
  */
 export const OWNER_COLUMNS = [
-  'id', 'name', 'owner_type', 'mailing_address', 'mailing_city', 'mailing_state', 'mailing_zip', 'phone', 'email',
-  'properties_count', 'portfolio_value', 'absentee',
+  'id',
+  'name',
+  'owner_type',
+  'mailing_address',
+  'mailing_city',
+  'mailing_state',
+  'mailing_zip',
+  'phone',
+  'email',
+  'properties_count',
+  'portfolio_value',
+  'absentee',
 ] as const;
 
 export interface OwnerCore {
@@ -22,8 +32,18 @@ export interface OwnerCore {
 }
 
 /** Households hold one or two homes; portfolios of six or more are mostly companies and trusts. */
-const SMALL_HOLDER = new Weighted([['individual', 70], ['trust', 13], ['llc', 12], ['corporation', 5]] as const);
-const INVESTOR = new Weighted([['individual', 15], ['trust', 15], ['llc', 45], ['corporation', 25]] as const);
+const SMALL_HOLDER = new Weighted([
+  ['individual', 70],
+  ['trust', 13],
+  ['llc', 12],
+  ['corporation', 5],
+] as const);
+const INVESTOR = new Weighted([
+  ['individual', 15],
+  ['trust', 15],
+  ['llc', 45],
+  ['corporation', 25],
+] as const);
 const LLC_WORDS = ['Holdings', 'Properties', 'Investments', 'Capital', 'Realty', 'Property Group', 'Ventures'];
 
 export function ownerCore(ctx: SeedContext, portfolio: Portfolio): OwnerCore {
@@ -43,10 +63,15 @@ function ownerRow(ctx: SeedContext, owner: OwnerCore, properties: readonly Prope
     email = personalEmail(rng, person);
   } else {
     name =
-      owner.ownerType === 'trust' ? (rng.chance(0.6) ? `The ${person.last} Family Trust` : `${person.last} Revocable Trust`)
-        : owner.ownerType === 'llc' ? `${brand} ${rng.pick(LLC_WORDS)} LLC`
+      owner.ownerType === 'trust'
+        ? rng.chance(0.6)
+          ? `The ${person.last} Family Trust`
+          : `${person.last} Revocable Trust`
+        : owner.ownerType === 'llc'
+          ? `${brand} ${rng.pick(LLC_WORDS)} LLC`
           : `${brand} Realty Corp.`;
-    email = owner.ownerType === 'trust' ? personalEmail(rng, person) : `info@${domainOf(name.replace(/ (LLC|Corp\.)$/, ''))}`;
+    email =
+      owner.ownerType === 'trust' ? personalEmail(rng, person) : `info@${domainOf(name.replace(/ (LLC|Corp\.)$/, ''))}`;
   }
   let portfolioValue = 0;
   let absentee = false;
@@ -55,8 +80,17 @@ function ownerRow(ctx: SeedContext, owner: OwnerCore, properties: readonly Prope
     absentee ||= property.place.state.code !== mailingPlace.state.code;
   }
   return [
-    owner.id, name, owner.ownerType, streetAddress(rng, ctx.pools), mailingPlace.city.name, mailingPlace.state.code,
-    zipCode(rng, mailingPlace.city), phone(rng, mailingPlace.city.areaCode), email, properties.length, portfolioValue,
+    owner.id,
+    name,
+    owner.ownerType,
+    streetAddress(rng, ctx.pools),
+    mailingPlace.city.name,
+    mailingPlace.state.code,
+    zipCode(rng, mailingPlace.city),
+    phone(rng, mailingPlace.city.areaCode),
+    email,
+    properties.length,
+    portfolioValue,
     absentee,
   ];
 }

@@ -9,15 +9,34 @@ import { anyPlace, placeIn, streetAddress, zipCode, type Place } from './people.
  * and estimated value, in `propertyCore`), then the rest. The owner generator replays only the first part.
  */
 export const PROPERTY_COLUMNS = [
-  'id', 'address', 'city', 'state', 'zip', 'county', 'property_type', 'bedrooms', 'bathrooms', 'sqft', 'year_built',
-  'estimated_value', 'mortgage_balance', 'equity_pct', 'last_sale_date', 'last_sale_price', 'owner_id',
+  'id',
+  'address',
+  'city',
+  'state',
+  'zip',
+  'county',
+  'property_type',
+  'bedrooms',
+  'bathrooms',
+  'sqft',
+  'year_built',
+  'estimated_value',
+  'mortgage_balance',
+  'equity_pct',
+  'last_sale_date',
+  'last_sale_price',
+  'owner_id',
   'absentee_owner',
 ] as const;
 
 /** type → relative frequency, median size in sqft and price per sqft relative to the state's homes. */
 const TYPES: ReadonlyArray<readonly [string, number, number, number]> = [
-  ['single_family', 55, 1900, 1], ['condo', 14, 1050, 1.1], ['townhouse', 9, 1500, 0.95],
-  ['multi_family', 10, 3200, 0.85], ['land', 5, 0, 0], ['commercial', 7, 6000, 0.9],
+  ['single_family', 55, 1900, 1],
+  ['condo', 14, 1050, 1.1],
+  ['townhouse', 9, 1500, 0.95],
+  ['multi_family', 10, 3200, 0.85],
+  ['land', 5, 0, 0],
+  ['commercial', 7, 6000, 0.9],
 ];
 const typePicker = new Weighted(TYPES.map((type) => [type, type[1]] as const));
 
@@ -51,8 +70,10 @@ export function propertyCore(ctx: SeedContext, id: number, owner: OwnerCore): Pr
 function rooms(rng: Rng, type: string, sqft: number | null): [number | null, number | null] {
   if (sqft === null || type === 'commercial') return [null, null];
   const bedrooms =
-    type === 'multi_family' ? rng.between(4, 12)
-      : type === 'condo' ? clamp(Math.round(sqft / 550) + rng.between(-1, 0), 0, 4)
+    type === 'multi_family'
+      ? rng.between(4, 12)
+      : type === 'condo'
+        ? clamp(Math.round(sqft / 550) + rng.between(-1, 0), 0, 4)
         : clamp(Math.round(sqft / 600) + rng.between(-1, 1), 1, 8);
   const bathrooms = clamp(Math.round((bedrooms * 0.75 + rng.float()) * 2) / 2, 1, 8);
   return [bedrooms, bathrooms];
@@ -76,8 +97,23 @@ export function propertyRow(ctx: SeedContext, core: PropertyCore, owner: OwnerCo
     lastSalePrice = Math.max(1000, Math.round(price / 1000) * 1000);
   }
   return [
-    core.id, streetAddress(rng, ctx.pools), place.city.name, place.state.code, zipCode(rng, place.city),
-    place.city.county, type, bedrooms, bathrooms, sqft, yearBuilt, estimatedValue, mortgageBalance, equityPct,
-    lastSaleDate, lastSalePrice, owner.id, place.state.code !== owner.mailingPlace.state.code,
+    core.id,
+    streetAddress(rng, ctx.pools),
+    place.city.name,
+    place.state.code,
+    zipCode(rng, place.city),
+    place.city.county,
+    type,
+    bedrooms,
+    bathrooms,
+    sqft,
+    yearBuilt,
+    estimatedValue,
+    mortgageBalance,
+    equityPct,
+    lastSaleDate,
+    lastSalePrice,
+    owner.id,
+    place.state.code !== owner.mailingPlace.state.code,
   ];
 }

@@ -39,7 +39,7 @@ export function yieldCurves(ctx: SeedContext): CurveDay[] {
   let curvature = 0;
   const lambda = 1.5; // years: where the hump of the curvature term sits
   const days = weekdaysInYears(ctx.anchor, 2).map((date): CurveDay => {
-    level = level + 0.15 * (4.4 - level) / 20 + 0.04 * rng.normal();
+    level = level + (0.15 * (4.4 - level)) / 20 + 0.04 * rng.normal();
     curvature = clamp(curvature * 0.98 + 0.05 * rng.normal(), -1.5, 1.5);
     const short = policyRate((ctx.anchor.getTime() - date.getTime()) / MONTH_MS) + 0.03 * rng.normal();
     const slope = short - level;
@@ -81,7 +81,10 @@ export function* macroRows(ctx: SeedContext): Generator<Row> {
     yield ['UNRATE', isoDay(month), round(unemployment, 1)];
   }
   const curves = yieldCurves(ctx);
-  for (const [series, tenor] of [['DGS2', 24], ['DGS10', 120]] as const) {
+  for (const [series, tenor] of [
+    ['DGS2', 24],
+    ['DGS10', 120],
+  ] as const) {
     for (const day of curves) yield [series, isoDay(day.date), day.rates.get(tenor) ?? 0];
   }
 }

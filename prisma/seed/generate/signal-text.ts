@@ -38,7 +38,15 @@ const EIGHT_K = new Weighted<readonly [string, (rng: Rng) => string, Sentiment, 
   [['1.05', () => 'disclosed a material cybersecurity incident under investigation', 'BEARISH', 88], 1],
   [['8.01', (rng) => `authorized a $${rng.between(1, 25)} billion share repurchase program`, 'BULLISH', 68], 2],
   [['2.03', (rng) => `priced a $${rng.between(5, 40) / 10} billion senior notes offering`, 'NEUTRAL', 45], 2],
-  [['2.05', (rng) => `announced a restructuring that cuts about ${rng.between(3, 15)}% of its workforce`, 'BEARISH', 70], 1],
+  [
+    [
+      '2.05',
+      (rng) => `announced a restructuring that cuts about ${rng.between(3, 15)}% of its workforce`,
+      'BEARISH',
+      70,
+    ],
+    1,
+  ],
 ]);
 
 export function secFilingDraft(rng: Rng, ticker: Ticker): SignalDraft {
@@ -46,16 +54,37 @@ export function secFilingDraft(rng: Rng, ticker: Ticker): SignalDraft {
   const who = `${ticker.name} (${ticker.ticker})`;
   if (kind < 0.65) {
     const [item, event, sentiment, mean] = EIGHT_K.pick(rng);
-    return { filingType: '8-K', summary: `${who} filed an 8-K (Item ${item}): it ${event(rng)}.`, sentiment, materiality: score(rng, mean) };
+    return {
+      filingType: '8-K',
+      summary: `${who} filed an 8-K (Item ${item}): it ${event(rng)}.`,
+      sentiment,
+      materiality: score(rng, mean),
+    };
   }
   if (kind < 0.9) {
     const growth = Math.round(rng.normal() * 90 + 60) / 10;
     const sentiment: Sentiment = growth > 8 ? 'BULLISH' : growth < 0 ? 'BEARISH' : 'NEUTRAL';
     const direction = growth >= 0 ? `up ${growth}%` : `down ${-growth}%`;
-    return { filingType: '10-Q', summary: `${who} filed its 10-Q: quarterly revenue ${direction} year over year.`, sentiment, materiality: score(rng, 45 + Math.abs(growth) * 2) };
+    return {
+      filingType: '10-Q',
+      summary: `${who} filed its 10-Q: quarterly revenue ${direction} year over year.`,
+      sentiment,
+      materiality: score(rng, 45 + Math.abs(growth) * 2),
+    };
   }
-  const risk = rng.pick(['tariffs on imported components', 'AI regulation', 'customer concentration', 'pending litigation', 'interest-rate exposure']);
-  return { filingType: '10-K', summary: `${who} filed its annual 10-K with new risk factors on ${risk}.`, sentiment: 'NEUTRAL', materiality: score(rng, 40) };
+  const risk = rng.pick([
+    'tariffs on imported components',
+    'AI regulation',
+    'customer concentration',
+    'pending litigation',
+    'interest-rate exposure',
+  ]);
+  return {
+    filingType: '10-K',
+    summary: `${who} filed its annual 10-K with new risk factors on ${risk}.`,
+    sentiment: 'NEUTRAL',
+    materiality: score(rng, 40),
+  };
 }
 
 const ROLES = ['Director', 'Chief Executive Officer', 'Chief Financial Officer', 'President', 'EVP', '10% Owner'];
@@ -75,14 +104,20 @@ export function insiderDraft(rng: Rng, ticker: Ticker, pools: Pools, buy: boolea
 
 export function earningsDraft(rng: Rng, ticker: Ticker, createdAt: Date): SignalDraft {
   const reportDate = addDays(createdAt, rng.between(2, 14)).toISOString().slice(0, 10);
-  const eps = (rng.logNormal(1.5, 0.7)).toFixed(2);
+  const eps = rng.logNormal(1.5, 0.7).toFixed(2);
   const revision = rng.float();
   const sentiment: Sentiment = revision < 0.25 ? 'BULLISH' : revision < 0.45 ? 'BEARISH' : 'NEUTRAL';
-  const trend = sentiment === 'BULLISH' ? ', with estimates revised up this month' : sentiment === 'BEARISH' ? ', with estimates revised down this month' : '';
+  const trend =
+    sentiment === 'BULLISH'
+      ? ', with estimates revised up this month'
+      : sentiment === 'BEARISH'
+        ? ', with estimates revised down this month'
+        : '';
   return {
     filingType: '10-Q',
     summary: `${ticker.name} (${ticker.ticker}) reports quarterly results on ${reportDate}; analysts expect EPS of $${eps}${trend}.`,
-    sentiment, materiality: score(rng, 55),
+    sentiment,
+    materiality: score(rng, 55),
   };
 }
 
@@ -99,7 +134,11 @@ export function macroDraft(rng: Rng): SignalDraft & { fund: Ticker; series: stri
   const fund = MACRO_FUNDS.find((item) => item.ticker === fundTicker) ?? (MACRO_FUNDS[0] as Ticker);
   const sentiment: Sentiment = rng.pick(['BULLISH', 'BEARISH', 'NEUTRAL']);
   return {
-    series, fund, filingType: 'FRED', sentiment, materiality: score(rng, mean),
+    series,
+    fund,
+    filingType: 'FRED',
+    sentiment,
+    materiality: score(rng, mean),
     summary: `FRED ${series}: ${event(rng)}, a ${sentiment.toLowerCase()} read for the ${fund.name} (${fund.ticker}).`,
   };
 }

@@ -10,12 +10,26 @@ import { earningsDraft, insiderDraft, macroDraft, secFilingDraft, type SignalDra
  * last week), on tickers that have a company row at this scale; macro signals are filed under SPY or TLT.
  */
 export const SIGNAL_COLUMNS = [
-  'id', 'ticker', 'company_name', 'signal_type', 'filing_type', 'ai_summary', 'materiality_score', 'sentiment',
-  'urgent', 'source_url', 'source_key', 'created_at',
+  'id',
+  'ticker',
+  'company_name',
+  'signal_type',
+  'filing_type',
+  'ai_summary',
+  'materiality_score',
+  'sentiment',
+  'urgent',
+  'source_url',
+  'source_key',
+  'created_at',
 ] as const;
 
 const TYPES = new Weighted([
-  ['sec_filing', 35], ['insider_buy', 12], ['insider_sell', 20], ['earnings_preview', 20], ['macro', 13],
+  ['sec_filing', 35],
+  ['insider_buy', 12],
+  ['insider_sell', 20],
+  ['earnings_preview', 20],
+  ['macro', 13],
 ] as const);
 const YEAR_MS = 365 * 86_400_000;
 
@@ -25,7 +39,9 @@ export function signalCount(scale: number): number {
 
 /** Big companies file, trade and get covered more: tickers weighted by the square root of their size. */
 export function tickerPicker(scale: number): Weighted<Ticker> {
-  return new Weighted(TICKERS.slice(0, listedCount(scale)).map((ticker) => [ticker, Math.sqrt(ticker.capBillions)] as const));
+  return new Weighted(
+    TICKERS.slice(0, listedCount(scale)).map((ticker) => [ticker, Math.sqrt(ticker.capBillions)] as const),
+  );
 }
 
 /** An EDGAR accession number (`0000320193-25-000123`) and the filing index URL it lives at. */
@@ -53,14 +69,32 @@ export function* signalRows(ctx: SeedContext): Generator<Row> {
     } else {
       ticker = tickers.pick(rng);
       draft =
-        type === 'sec_filing' ? secFilingDraft(rng, ticker)
-          : type === 'earnings_preview' ? earningsDraft(rng, ticker, createdAt)
-            : insiderDraft(rng, ticker, ctx.pools, type === 'insider_buy', basePrice(ctx, ticker.ticker) * rng.logNormal(1, 0.08));
+        type === 'sec_filing'
+          ? secFilingDraft(rng, ticker)
+          : type === 'earnings_preview'
+            ? earningsDraft(rng, ticker, createdAt)
+            : insiderDraft(
+                rng,
+                ticker,
+                ctx.pools,
+                type === 'insider_buy',
+                basePrice(ctx, ticker.ticker) * rng.logNormal(1, 0.08),
+              );
       sourceUrl = edgarUrl(rng, ticker, createdAt);
     }
     yield [
-      id, ticker.ticker, ticker.name, type, draft.filingType, draft.summary, draft.materiality, draft.sentiment,
-      draft.materiality >= 80, sourceUrl, `seed:signal:${n}`, createdAt,
+      id,
+      ticker.ticker,
+      ticker.name,
+      type,
+      draft.filingType,
+      draft.summary,
+      draft.materiality,
+      draft.sentiment,
+      draft.materiality >= 80,
+      sourceUrl,
+      `seed:signal:${n}`,
+      createdAt,
     ];
   }
 }

@@ -16,8 +16,31 @@ export interface MemberIdentity {
 // Words that are titles, degrees or suffixes in the disclosures' names ("Richard Dean Dr McCormick",
 // "Neal Patrick MD, Facs Dunn", "David A Perdue , Jr").
 const NOT_A_NAME = new Set([
-  'hon', 'honorable', 'the', 'rep', 'representative', 'sen', 'senator', 'congressman', 'congresswoman',
-  'mr', 'mrs', 'ms', 'miss', 'dr', 'jr', 'sr', 'ii', 'iii', 'iv', 'md', 'phd', 'esq', 'facs', 'dds', 'cpa',
+  'hon',
+  'honorable',
+  'the',
+  'rep',
+  'representative',
+  'sen',
+  'senator',
+  'congressman',
+  'congresswoman',
+  'mr',
+  'mrs',
+  'ms',
+  'miss',
+  'dr',
+  'jr',
+  'sr',
+  'ii',
+  'iii',
+  'iv',
+  'md',
+  'phd',
+  'esq',
+  'facs',
+  'dds',
+  'cpa',
 ]);
 
 /** The words of a disclosed name, folded, without titles or suffixes (order kept). */
@@ -45,7 +68,10 @@ export function displayName(raw: string): string {
  */
 export function orderedNameWords(raw: string): string[] {
   // A comma part made only of titles or suffixes (", Jr.", ", Iii") is dropped; "Last, First" is turned round.
-  const parts = raw.split(',').map((part) => part.trim()).filter((part) => nameWords(part).length > 0);
+  const parts = raw
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => nameWords(part).length > 0);
   const ordered = parts.length === 2 ? `${parts[1]} ${parts[0]}` : parts.join(' ');
   return ordered
     .replace(/\([^)]*\)/g, ' ')
@@ -108,7 +134,9 @@ export class MemberMatcher {
 
   private find(rawName: string, chamber: string, state?: string | null): MemberMatch | null {
     const words = new Set(nameWords(rawName));
-    let candidates = (this.byChamber.get(chamber) ?? []).filter((entry) => entry.surname.every((word) => words.has(word)));
+    let candidates = (this.byChamber.get(chamber) ?? []).filter((entry) =>
+      entry.surname.every((word) => words.has(word)),
+    );
     if (state) candidates = candidates.filter((entry) => entry.member.state === state);
     if (candidates.length === 0) return null;
     const confident = candidates.filter((entry) =>
@@ -123,6 +151,8 @@ export class MemberMatcher {
     // Without a given name, the surname must end the name: "Kelly Loeffler" is not Senator Mark Kelly.
     const lastWord = foldName(orderedNameWords(rawName).at(-1) ?? '');
     const surnameLast = candidates.filter((entry) => entry.surname.at(-1) === lastWord);
-    return surnameLast.length === 1 && candidates.length === 1 ? { member: surnameLast[0]!.member, confident: false } : null;
+    return surnameLast.length === 1 && candidates.length === 1
+      ? { member: surnameLast[0]!.member, confident: false }
+      : null;
   }
 }

@@ -6,10 +6,17 @@ import { parseOptionSymbol } from './tickers.ts';
 export type TradeOwner = 'self' | 'spouse' | 'joint' | 'dependent';
 
 const OWNERS: Record<string, TradeOwner> = {
-  self: 'self', '': 'self', filer: 'self',
-  spouse: 'spouse', sp: 'spouse',
-  joint: 'joint', jt: 'joint',
-  child: 'dependent', 'dependent child': 'dependent', dependent: 'dependent', dc: 'dependent',
+  self: 'self',
+  '': 'self',
+  filer: 'self',
+  spouse: 'spouse',
+  sp: 'spouse',
+  joint: 'joint',
+  jt: 'joint',
+  child: 'dependent',
+  'dependent child': 'dependent',
+  dependent: 'dependent',
+  dc: 'dependent',
 };
 
 export function normaliseOwner(raw: string | null | undefined): TradeOwner {
@@ -20,21 +27,38 @@ export function normaliseOwner(raw: string | null | undefined): TradeOwner {
 export type TradeType = 'purchase' | 'sale' | 'sale_partial' | 'exchange';
 
 const TRADE_TYPES: Record<string, TradeType> = {
-  purchase: 'purchase', p: 'purchase',
-  sale: 'sale', 'sale (full)': 'sale', sale_full: 'sale', s: 'sale',
-  'sale (partial)': 'sale_partial', sale_partial: 'sale_partial', 's (partial)': 'sale_partial',
-  exchange: 'exchange', e: 'exchange',
+  purchase: 'purchase',
+  p: 'purchase',
+  sale: 'sale',
+  'sale (full)': 'sale',
+  sale_full: 'sale',
+  s: 'sale',
+  'sale (partial)': 'sale_partial',
+  sale_partial: 'sale_partial',
+  's (partial)': 'sale_partial',
+  exchange: 'exchange',
+  e: 'exchange',
 };
 
 export function normaliseTradeType(raw: string | null | undefined): TradeType {
   const type = TRADE_TYPES[(raw ?? '').trim().toLowerCase()];
-  return type ?? reject('unknown_trade_type', `type "${raw}" is none of Purchase, Sale (Full), Sale (Partial), Exchange`);
+  return (
+    type ?? reject('unknown_trade_type', `type "${raw}" is none of Purchase, Sale (Full), Sale (Partial), Exchange`)
+  );
 }
 
 // The STOCK Act's value buckets (low bound → high bound); "Over $…" buckets have no high bound.
 const BUCKETS = new Map<number, number | null>([
-  [1, 1000], [1001, 15000], [15001, 50000], [50001, 100000], [100001, 250000], [250001, 500000],
-  [500001, 1000000], [1000001, 5000000], [5000001, 25000000], [25000001, 50000000],
+  [1, 1000],
+  [1001, 15000],
+  [15001, 50000],
+  [50001, 100000],
+  [100001, 250000],
+  [250001, 500000],
+  [500001, 1000000],
+  [1000001, 5000000],
+  [5000001, 25000000],
+  [25000001, 50000000],
 ]);
 const OPEN_BUCKETS = new Set([1000001, 50000001]);
 
@@ -66,8 +90,14 @@ export function cleanDescription(raw: string | null | undefined): string {
 }
 
 const SENATE_ASSET_TYPES: Record<string, AssetType> = {
-  stock: 'stock', 'non-public stock': 'stock', 'stock option': 'option', 'corporate bond': 'bond',
-  'municipal security': 'bond', 'other securities': 'other', 'mutual fund': 'fund', etf: 'fund',
+  stock: 'stock',
+  'non-public stock': 'stock',
+  'stock option': 'option',
+  'corporate bond': 'bond',
+  'municipal security': 'bond',
+  'other securities': 'other',
+  'mutual fund': 'fund',
+  etf: 'fund',
 };
 
 /**
@@ -83,7 +113,8 @@ export function classifyAsset(
   const declared = SENATE_ASSET_TYPES[(disclosedType ?? '').trim().toLowerCase()];
   if (declared === 'option' || option) return { assetType: 'option', optionDetail: option ?? description };
   if (declared && declared !== 'other') return { assetType: declared, optionDetail: null };
-  if (/\b(etf|fund|index|ishares|spdr|vanguard|trust units?)\b/i.test(description)) return { assetType: 'fund', optionDetail: null };
+  if (/\b(etf|fund|index|ishares|spdr|vanguard|trust units?)\b/i.test(description))
+    return { assetType: 'fund', optionDetail: null };
   if (/\b(bonds?|notes?|treasury|bills?|municipal|debenture|\d+(\.\d+)?\s?%)\b/i.test(description)) {
     return { assetType: 'bond', optionDetail: null };
   }
@@ -97,7 +128,9 @@ export function classifyAsset(
 function optionDetail(description: string, ticker: string | null): string | null {
   const symbol = ticker ? parseOptionSymbol(ticker) : null;
   if (symbol) return `${symbol.right} ${symbol.underlying} strike ${symbol.strike} expiring ${symbol.expiry}`;
-  if (/\b(call|put)s?\b.*\b(option|strike|exp)|\boptions?\b.*\b(call|put)s?\b|\b(call|put) options?\b/i.test(description)) {
+  if (
+    /\b(call|put)s?\b.*\b(option|strike|exp)|\boptions?\b.*\b(call|put)s?\b|\b(call|put) options?\b/i.test(description)
+  ) {
     return description;
   }
   return null;

@@ -13,7 +13,8 @@ export async function* jsonArrayItems(path: string): AsyncGenerator<unknown> {
 
 /** The values of a top-level JSON object (`{"0": {...}, "1": {...}}`), one at a time, with their keys. */
 export async function* jsonObjectEntries(path: string): AsyncGenerator<{ key: string; value: unknown }> {
-  for await (const entry of fromFile(path, streamObject.withParserAsStream())) yield entry as { key: string; value: unknown };
+  for await (const entry of fromFile(path, streamObject.withParserAsStream()))
+    yield entry as { key: string; value: unknown };
 }
 
 function fromFile(path: string, parser: Duplex): AsyncIterable<unknown> {

@@ -36,7 +36,10 @@ const ITEMS: Record<string, { title: string; materiality: number; sentiment?: 'B
 
 /** `"2.02,9.01"` → `["2.02", "9.01"]`: the item numbers of an 8-K, in order, without duplicates or blanks. */
 export function parseItems(text: string | null | undefined): string[] {
-  const items = (text ?? '').split(/[,;\s]+/).map((item) => item.trim()).filter((item) => /^\d+\.\d{2}$/.test(item));
+  const items = (text ?? '')
+    .split(/[,;\s]+/)
+    .map((item) => item.trim())
+    .filter((item) => /^\d+\.\d{2}$/.test(item));
   return [...new Set(items)];
 }
 

@@ -85,7 +85,13 @@ export function parseForm4(xml: string): Form4Document {
   };
 }
 
-function transaction(node: Node, sequence: number, derivative: boolean, footnotes: Map<string, string>, planBox: boolean | null): Form4Transaction {
+function transaction(
+  node: Node,
+  sequence: number,
+  derivative: boolean,
+  footnotes: Map<string, string>,
+  planBox: boolean | null,
+): Form4Transaction {
   const coding = (node.transactionCoding ?? {}) as Node;
   const amounts = (node.transactionAmounts ?? {}) as Node;
   const after = (node.postTransactionAmounts ?? {}) as Node;
@@ -137,5 +143,10 @@ function footnoteIds(node: unknown): string[] {
   if (Array.isArray(node)) return node.flatMap(footnoteIds);
   const record = node as Node;
   const own = ((record.footnoteId as Node[] | undefined) ?? []).map((note) => String(note['@id']));
-  return [...own, ...Object.entries(record).filter(([key]) => key !== 'footnoteId').flatMap(([, child]) => footnoteIds(child))];
+  return [
+    ...own,
+    ...Object.entries(record)
+      .filter(([key]) => key !== 'footnoteId')
+      .flatMap(([, child]) => footnoteIds(child)),
+  ];
 }

@@ -37,7 +37,15 @@ export function insiderSignals(document: Form4Document, ticker: string): Insider
   return signals;
 }
 
-function summarise(document: Form4Document, ticker: string, code: 'P' | 'S', trades: Form4Transaction[], shares: number, value: number, planned: boolean): string {
+function summarise(
+  document: Form4Document,
+  ticker: string,
+  code: 'P' | 'S',
+  trades: Form4Transaction[],
+  shares: number,
+  value: number,
+  planned: boolean,
+): string {
   const prices = trades.map((row) => row.pricePerShare).filter((price): price is number => price !== null);
   const range = prices.length
     ? Math.min(...prices) === Math.max(...prices)

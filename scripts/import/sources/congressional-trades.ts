@@ -9,7 +9,13 @@ import { checkPlausibleDate, daysBetween, parseDate } from '../normalise/dates.t
 import { MemberMatcher, displayName } from '../normalise/members.ts';
 import type { MemberIdentity } from '../normalise/members.ts';
 import { parseOptionSymbol, normaliseTicker } from '../normalise/tickers.ts';
-import { classifyAsset, cleanDescription, normaliseOwner, normaliseTradeType, parseAmount } from '../normalise/trade-fields.ts';
+import {
+  classifyAsset,
+  cleanDescription,
+  normaliseOwner,
+  normaliseTradeType,
+  parseAmount,
+} from '../normalise/trade-fields.ts';
 import { convertOrReject } from '../rejects.ts';
 
 /** One disclosed transaction as the Senate and House files have it, before normalisation. */
@@ -35,10 +41,27 @@ const EARLIEST_TRADE = '2008-01-01';
 const TRADES_TABLE: UpsertTable = {
   table: 'congressional_trades',
   columns: {
-    bioguide_id: 'text', member_name: 'text', party: 'text', chamber: 'text', ticker: 'text', asset_description: 'text',
-    asset_type: 'text', option_detail: 'text', trade_type: 'text', owner: 'text', amount_range: 'text',
-    amount_low: 'float8', amount_high: 'float8', trade_date: 'date', disclosure_date: 'date', disclosure_lag_days: 'int',
-    late: 'boolean', source: 'text', filing_url: 'text', natural_key: 'text', identity_key: 'text',
+    bioguide_id: 'text',
+    member_name: 'text',
+    party: 'text',
+    chamber: 'text',
+    ticker: 'text',
+    asset_description: 'text',
+    asset_type: 'text',
+    option_detail: 'text',
+    trade_type: 'text',
+    owner: 'text',
+    amount_range: 'text',
+    amount_low: 'float8',
+    amount_high: 'float8',
+    trade_date: 'date',
+    disclosure_date: 'date',
+    disclosure_lag_days: 'int',
+    late: 'boolean',
+    source: 'text',
+    filing_url: 'text',
+    natural_key: 'text',
+    identity_key: 'text',
   },
   key: ['natural_key'],
   insertOnly: { id: 'gen_random_uuid()' },
@@ -57,22 +80,32 @@ export async function importTrades(
   const counts = emptyCounts();
   const matcher = new MemberMatcher(await loadMembers(context.db.sql));
   const knownTickers = await loadTickers(context.db.sql);
-  if (matcher.size === 0) context.progress(`${source}: no members loaded yet (import "members" first): trades keep bioguide_id null`);
+  if (matcher.size === 0)
+    context.progress(`${source}: no members loaded yet (import "members" first): trades keep bioguide_id null`);
   const writer = new BatchWriter(context.db.sql, TRADES_TABLE, counts, async () => {
-    context.progress(`${source}: ${counts.read} read, ${counts.inserted} inserted, ${counts.updated} updated, ${counts.rejected} rejected`);
+    context.progress(
+      `${source}: ${counts.read} read, ${counts.inserted} inserted, ${counts.updated} updated, ${counts.rejected} rejected`,
+    );
   });
   // Position of a transaction among identical ones in the same filing, so two equal lines stay two trades.
   const occurrences = new Map<string, number>();
   const unmatched = new Map<string, number>();
   for await (const { raw, trade } of records) {
     counts.read += 1;
-    const row = await convertOrReject(source, raw, () => tradeRow(source, chamber, trade, matcher, knownTickers, context.now), context.rejects, counts);
+    const row = await convertOrReject(
+      source,
+      raw,
+      () => tradeRow(source, chamber, trade, matcher, knownTickers, context.now),
+      context.rejects,
+      counts,
+    );
     if (!row) continue;
     // Keyed by a short hash, so the map stays small beside a file of any size (20 bytes a distinct trade).
     const baseKey = createHash('sha1').update(row.base).digest('base64');
     const occurrence = occurrences.get(baseKey) ?? 0;
     occurrences.set(baseKey, occurrence + 1);
-    if (!row.values.bioguide_id) unmatched.set(row.values.member_name, (unmatched.get(row.values.member_name) ?? 0) + 1);
+    if (!row.values.bioguide_id)
+      unmatched.set(row.values.member_name, (unmatched.get(row.values.member_name) ?? 0) + 1);
     await writer.add({
       ...row.values,
       natural_key: hash(`${row.base}|${occurrence}`),
@@ -83,7 +116,9 @@ export async function importTrades(
   await writer.flush();
   const superseded = await markSuperseded(context.db.sql, source);
   if (unmatched.size) {
-    context.progress(`${source}: ${unmatched.size} names match no member (bioguide_id left null): ${[...unmatched.keys()].join('; ')}`);
+    context.progress(
+      `${source}: ${unmatched.size} names match no member (bioguide_id left null): ${[...unmatched.keys()].join('; ')}`,
+    );
   }
   context.progress(`${source}: ${superseded} trades superseded by a later amendment`);
   return counts;
@@ -102,10 +137,16 @@ function tradeRow(
   }
   const memberName = (trade.memberName ?? '').trim();
   if (!memberName) reject('missing_member', 'the record names no member');
-  const tradeDate = checkPlausibleDate(parseDate(trade.transactionDate, 'transaction_date'), 'transaction_date', now, EARLIEST_TRADE);
-  const disclosureDate = trade.disclosureDate === undefined || trade.disclosureDate === null
-    ? null
-    : checkPlausibleDate(parseDate(trade.disclosureDate, 'disclosure_date'), 'disclosure_date', now, EARLIEST_TRADE);
+  const tradeDate = checkPlausibleDate(
+    parseDate(trade.transactionDate, 'transaction_date'),
+    'transaction_date',
+    now,
+    EARLIEST_TRADE,
+  );
+  const disclosureDate =
+    trade.disclosureDate === undefined || trade.disclosureDate === null
+      ? null
+      : checkPlausibleDate(parseDate(trade.disclosureDate, 'disclosure_date'), 'disclosure_date', now, EARLIEST_TRADE);
   if (disclosureDate && disclosureDate < tradeDate) {
     reject('disclosed_before_trade', `disclosure_date ${disclosureDate} is before transaction_date ${tradeDate}`);
   }
@@ -127,7 +168,16 @@ function tradeRow(
   const assetKey = ticker ?? description.toLowerCase();
   // A later filing that repeats a transaction (same member, day, asset, type, owner and amount bucket) is an
   // amendment of it. Without the amount, two real trades of one stock on one day would collapse into one.
-  const identity = [source, member?.bioguideId ?? displayName(memberName).toLowerCase(), tradeDate, assetKey, asset.optionDetail ?? '', tradeType, owner, amount.range].join('|');
+  const identity = [
+    source,
+    member?.bioguideId ?? displayName(memberName).toLowerCase(),
+    tradeDate,
+    assetKey,
+    asset.optionDetail ?? '',
+    tradeType,
+    owner,
+    amount.range,
+  ].join('|');
   return {
     identity,
     base: `${identity}|${filingUrl ?? ''}`,
@@ -167,7 +217,13 @@ async function loadTickers(sql: SqlClient): Promise<Set<string>> {
 
 async function loadMembers(sql: SqlClient): Promise<MemberIdentity[]> {
   const rows = await sql.query<{
-    bioguide_id: string; full_name: string; last_name: string; chamber: string; state: string; party: string; name_folded: string | null;
+    bioguide_id: string;
+    full_name: string;
+    last_name: string;
+    chamber: string;
+    state: string;
+    party: string;
+    name_folded: string | null;
   }>('SELECT bioguide_id, full_name, last_name, chamber, state, party, name_folded FROM members');
   return rows.map((row) => ({
     bioguideId: row.bioguide_id,

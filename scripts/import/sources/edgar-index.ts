@@ -19,7 +19,10 @@ const PREFER_LISTED_COMPANY = {
         OR ((EXCLUDED.ticker IS NOT NULL) = (t.ticker IS NOT NULL) AND EXCLUDED.cik <= t.cik)`,
   incoming(incoming: Row, existing: Row): boolean {
     const rank = (row: Row) => (row.ticker ? 1 : 0);
-    return rank(incoming) > rank(existing) || (rank(incoming) === rank(existing) && String(incoming.cik) <= String(existing.cik));
+    return (
+      rank(incoming) > rank(existing) ||
+      (rank(incoming) === rank(existing) && String(incoming.cik) <= String(existing.cik))
+    );
   },
 };
 
@@ -34,7 +37,11 @@ export const edgarIndexImporter: Importer = {
   describe: 'EDGAR daily form.*.idx listing → filings to fetch later',
   async run(files, context) {
     const counts = emptyCounts();
-    const writer = new BatchWriter(context.db.sql, { ...FILINGS_TABLE, keep: ['items', 'fetched_at'], prefer: PREFER_LISTED_COMPANY }, counts);
+    const writer = new BatchWriter(
+      context.db.sql,
+      { ...FILINGS_TABLE, keep: ['items', 'fetched_at'], prefer: PREFER_LISTED_COMPANY },
+      counts,
+    );
     const tickers = await tickersByCik(context.db.sql);
     for (const file of files) {
       let columns: number[] | null = null;
@@ -50,10 +57,17 @@ export const edgarIndexImporter: Importer = {
         }
         if (line.trim() === '') continue;
         counts.read += 1;
-        const row = await convertOrReject('edgar-index', { line }, () => filingRow(line, columns!, tickers, context.now), context.rejects, counts);
+        const row = await convertOrReject(
+          'edgar-index',
+          { line },
+          () => filingRow(line, columns!, tickers, context.now),
+          context.rejects,
+          counts,
+        );
         if (row) await writer.add(row);
       }
-      if (!columns) throw new Error(`${file}: no "Form Type  Company Name  CIK  Date Filed  File Name" header: not a form index`);
+      if (!columns)
+        throw new Error(`${file}: no "Form Type  Company Name  CIK  Date Filed  File Name" header: not a form index`);
     }
     await writer.flush();
     context.progress(`edgar-index: ${counts.read} filings listed`);
@@ -63,9 +77,16 @@ export const edgarIndexImporter: Importer = {
 
 function filingRow(line: string, [company, cik, date, file]: number[], tickers: Map<string, string>, now: Date) {
   // The file name runs to the end of the line; the other columns sit at the header's offsets.
-  const fields = [line.slice(0, company), line.slice(company, cik), line.slice(cik, date), line.slice(date, file), line.slice(file)].map((field) => field.trim());
+  const fields = [
+    line.slice(0, company),
+    line.slice(company, cik),
+    line.slice(cik, date),
+    line.slice(date, file),
+    line.slice(file),
+  ].map((field) => field.trim());
   const [formType, companyName, rawCik, rawDate, fileName] = fields as [string, string, string, string, string];
-  const accession = ACCESSION_PATTERN.exec(fileName)?.[1] ?? reject('malformed_index_line', `no accession number in "${fileName}"`);
+  const accession =
+    ACCESSION_PATTERN.exec(fileName)?.[1] ?? reject('malformed_index_line', `no accession number in "${fileName}"`);
   const normalisedCik = normaliseCik(rawCik) ?? reject('malformed_index_line', `CIK "${rawCik}"`);
   if (!formType || !companyName) reject('malformed_index_line', 'missing form type or company name');
   const compactDate = /^(\d{4})(\d{2})(\d{2})$/.exec(rawDate);
@@ -76,13 +97,22 @@ function filingRow(line: string, [company, cik, date, file]: number[], tickers: 
     '1993-01-01',
   );
   return {
-    accession_number: accession, cik: normalisedCik, company_name: companyName, ticker: tickers.get(normalisedCik) ?? null,
-    form_type: formType, filed_at: filedAt, items: [], url: `https://www.sec.gov/Archives/${fileName}`, fetched_at: null,
+    accession_number: accession,
+    cik: normalisedCik,
+    company_name: companyName,
+    ticker: tickers.get(normalisedCik) ?? null,
+    form_type: formType,
+    filed_at: filedAt,
+    items: [],
+    url: `https://www.sec.gov/Archives/${fileName}`,
+    fetched_at: null,
   };
 }
 
 /** One ticker per CIK (the first in alphabetical order when a company has several share classes). */
 async function tickersByCik(sql: SqlClient) {
-  const rows = await sql.query<{ cik: string; ticker: string }>('SELECT cik, min(ticker) AS ticker FROM company_profiles WHERE cik IS NOT NULL GROUP BY cik');
+  const rows = await sql.query<{ cik: string; ticker: string }>(
+    'SELECT cik, min(ticker) AS ticker FROM company_profiles WHERE cik IS NOT NULL GROUP BY cik',
+  );
   return new Map(rows.map((row) => [row.cik, row.ticker]));
 }

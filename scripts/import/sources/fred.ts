@@ -27,14 +27,22 @@ export const fredImporter: Importer = {
       let series: string[] | null = null;
       for await (const row of csvRows(file)) {
         if (!series) {
-          if (!/^(date|observation_date)$/i.test(row[0] ?? '')) throw new Error(`${file}: the first column is "${row[0]}", not DATE or observation_date: not a FRED CSV`);
+          if (!/^(date|observation_date)$/i.test(row[0] ?? ''))
+            throw new Error(`${file}: the first column is "${row[0]}", not DATE or observation_date: not a FRED CSV`);
           series = row.slice(1).map((heading) => heading.trim().toUpperCase());
-          if (series.length === 0 || series.some((id) => !/^[A-Z0-9_]+$/.test(id))) throw new Error(`${file}: series headings "${series.join(',')}" are not FRED ids`);
+          if (series.length === 0 || series.some((id) => !/^[A-Z0-9_]+$/.test(id)))
+            throw new Error(`${file}: series headings "${series.join(',')}" are not FRED ids`);
           continue;
         }
         counts.read += 1;
         const ids = series;
-        const points = await convertOrReject('fred', row, () => observationPoints(row, ids, context.now), context.rejects, counts);
+        const points = await convertOrReject(
+          'fred',
+          row,
+          () => observationPoints(row, ids, context.now),
+          context.rejects,
+          counts,
+        );
         if (!points) continue;
         if (points.length === 0) counts.skipped += 1;
         else await writer.add(...points);

@@ -39,8 +39,16 @@ const PARTIES: Record<string, string> = { Democrat: 'D', Republican: 'R', Indepe
 const MEMBERS_TABLE = {
   table: 'members',
   columns: {
-    bioguide_id: 'text', first_name: 'text', last_name: 'text', full_name: 'text', party: 'text', chamber: 'text',
-    state: 'char(2)', district: 'text', committees: 'text[]', name_folded: 'text',
+    bioguide_id: 'text',
+    first_name: 'text',
+    last_name: 'text',
+    full_name: 'text',
+    party: 'text',
+    chamber: 'text',
+    state: 'char(2)',
+    district: 'text',
+    committees: 'text[]',
+    name_folded: 'text',
   },
   key: ['bioguide_id'],
 };
@@ -52,7 +60,8 @@ export const membersImporter: Importer = {
     const counts = emptyCounts();
     const documents = await Promise.all(files.map(async (file) => parse(await readFile(file, 'utf8')) as unknown));
     const legislators = documents.find(isLegislatorList);
-    if (!legislators) throw new Error('members: no legislators-current.yaml among the files (a list of entries with id.bioguide)');
+    if (!legislators)
+      throw new Error('members: no legislators-current.yaml among the files (a list of entries with id.bioguide)');
     const committeeNames = committeeNamesById(documents.find(isCommitteeList) ?? []);
     const membership = documents.find(isMembership);
     const committeesByMember = membershipByMember(membership ?? {}, committeeNames);
@@ -61,7 +70,13 @@ export const membersImporter: Importer = {
     const writer = new BatchWriter(context.db.sql, spec, counts);
     for (const entry of legislators) {
       counts.read += 1;
-      const row = await convertOrReject('members', entry, () => memberRow(entry, committeesByMember), context.rejects, counts);
+      const row = await convertOrReject(
+        'members',
+        entry,
+        () => memberRow(entry, committeesByMember),
+        context.rejects,
+        counts,
+      );
       if (row) await writer.add(row);
     }
     await writer.flush();
@@ -72,7 +87,11 @@ export const membersImporter: Importer = {
 
 function memberRow(entry: unknown, committeesByMember: Map<string, string[]>) {
   const parsed = legislator.safeParse(entry);
-  if (!parsed.success) return reject('invalid_legislator', parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; '));
+  if (!parsed.success)
+    return reject(
+      'invalid_legislator',
+      parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; '),
+    );
   const { id, name, terms } = parsed.data;
   const term = terms[terms.length - 1]!;
   const party = PARTIES[term.party] ?? reject('unknown_party', `party "${term.party}"`);
@@ -89,16 +108,24 @@ function memberRow(entry: unknown, committeesByMember: Map<string, string[]>) {
     // The disclosures' form: state and two-digit district, 00 for an at-large seat ("MO04", "AK00").
     district: term.type === 'rep' ? `${term.state}${String(term.district ?? 0).padStart(2, '0')}` : null,
     committees: committeesByMember.get(id.bioguide) ?? [],
-    name_folded: foldName([name.first, name.middle, name.nickname, name.last, name.official_full].filter(Boolean).join(' ')),
+    name_folded: foldName(
+      [name.first, name.middle, name.nickname, name.last, name.official_full].filter(Boolean).join(' '),
+    ),
   };
 }
 
 function isLegislatorList(document: unknown): document is unknown[] {
-  return Array.isArray(document) && document.some((entry) => typeof entry === 'object' && entry !== null && 'id' in entry && 'terms' in entry);
+  return (
+    Array.isArray(document) &&
+    document.some((entry) => typeof entry === 'object' && entry !== null && 'id' in entry && 'terms' in entry)
+  );
 }
 
 function isCommitteeList(document: unknown): document is { thomas_id?: string; name?: string }[] {
-  return Array.isArray(document) && document.some((entry) => typeof entry === 'object' && entry !== null && 'thomas_id' in entry);
+  return (
+    Array.isArray(document) &&
+    document.some((entry) => typeof entry === 'object' && entry !== null && 'thomas_id' in entry)
+  );
 }
 
 function isMembership(document: unknown): document is Record<string, { bioguide?: string }[]> {
@@ -110,12 +137,18 @@ function committeeNamesById(committees: { thomas_id?: string; name?: string }[])
   const names = new Map<string, string>();
   for (const committee of committees) {
     if (!committee.thomas_id || !committee.name) continue;
-    names.set(committee.thomas_id, committee.name.replace(/^(House|Senate|Joint)\s+(Committee on (the )?)?/, '').trim());
+    names.set(
+      committee.thomas_id,
+      committee.name.replace(/^(House|Senate|Joint)\s+(Committee on (the )?)?/, '').trim(),
+    );
   }
   return names;
 }
 
-function membershipByMember(membership: Record<string, { bioguide?: string }[]>, names: Map<string, string>): Map<string, string[]> {
+function membershipByMember(
+  membership: Record<string, { bioguide?: string }[]>,
+  names: Map<string, string>,
+): Map<string, string[]> {
   const byMember = new Map<string, string[]>();
   for (const [committeeId, seats] of Object.entries(membership)) {
     const name = names.get(committeeId);

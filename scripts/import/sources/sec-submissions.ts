@@ -47,7 +47,10 @@ export const secSubmissionsImporter: Importer = {
     const signals = new BatchWriter(context.db.sql, SIGNALS_TABLE, signalCounts);
     for (const file of files) {
       const parsed = submission.safeParse(JSON.parse(await readFile(file, 'utf8')));
-      if (!parsed.success) throw new Error(`${file}: not an EDGAR submissions document (${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message})`);
+      if (!parsed.success)
+        throw new Error(
+          `${file}: not an EDGAR submissions document (${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message})`,
+        );
       const company = parsed.data;
       const cik = normaliseCik(company.cik) ?? reject('invalid_cik', String(company.cik));
       const ticker = normaliseTicker(company.tickers[0]);
@@ -61,27 +64,55 @@ export const secSubmissionsImporter: Importer = {
           continue;
         }
         const record = Object.fromEntries(Object.entries(recent).map(([column, values]) => [column, values?.[index]]));
-        const rows = await convertOrReject('sec-submissions', record, () => {
-          const accession = recent.accessionNumber[index]!;
-          const filedAt = checkPlausibleDate(parseDate(recent.filingDate[index], 'filingDate'), 'filingDate', context.now, '1993-01-01');
-          const items = form.startsWith('8-K') ? parseItems(recent.items?.[index]) : [];
-          const folder = filingFolderUrl(cik, accession);
-          const url = recent.primaryDocument?.[index] ? `${folder}/${recent.primaryDocument[index]}` : folder;
-          const filing = { accession_number: accession, cik, company_name: company.name, ticker, form_type: form, filed_at: filedAt, items, url, fetched_at: null };
-          if (!form.startsWith('8-K')) return { filing, signal: null };
-          if (!ticker) return reject('no_ticker', `${company.name} has no ticker, so its 8-K cannot be a signal`);
-          const assessment = assessEightK(company.name, ticker, items);
-          const acceptedAt = recent.acceptanceDateTime?.[index];
-          return {
-            filing,
-            signal: {
-              ticker, company_name: company.name, signal_type: 'sec_filing', filing_type: form,
-              ai_summary: assessment.summary, materiality_score: assessment.materiality, sentiment: assessment.sentiment,
-              urgent: assessment.urgent, source_url: url, source_key: `8-K:${accession}`,
-              created_at: acceptedAt && !Number.isNaN(Date.parse(acceptedAt)) ? acceptedAt : `${filedAt}T00:00:00Z`,
-            },
-          };
-        }, context.rejects, counts);
+        const rows = await convertOrReject(
+          'sec-submissions',
+          record,
+          () => {
+            const accession = recent.accessionNumber[index]!;
+            const filedAt = checkPlausibleDate(
+              parseDate(recent.filingDate[index], 'filingDate'),
+              'filingDate',
+              context.now,
+              '1993-01-01',
+            );
+            const items = form.startsWith('8-K') ? parseItems(recent.items?.[index]) : [];
+            const folder = filingFolderUrl(cik, accession);
+            const url = recent.primaryDocument?.[index] ? `${folder}/${recent.primaryDocument[index]}` : folder;
+            const filing = {
+              accession_number: accession,
+              cik,
+              company_name: company.name,
+              ticker,
+              form_type: form,
+              filed_at: filedAt,
+              items,
+              url,
+              fetched_at: null,
+            };
+            if (!form.startsWith('8-K')) return { filing, signal: null };
+            if (!ticker) return reject('no_ticker', `${company.name} has no ticker, so its 8-K cannot be a signal`);
+            const assessment = assessEightK(company.name, ticker, items);
+            const acceptedAt = recent.acceptanceDateTime?.[index];
+            return {
+              filing,
+              signal: {
+                ticker,
+                company_name: company.name,
+                signal_type: 'sec_filing',
+                filing_type: form,
+                ai_summary: assessment.summary,
+                materiality_score: assessment.materiality,
+                sentiment: assessment.sentiment,
+                urgent: assessment.urgent,
+                source_url: url,
+                source_key: `8-K:${accession}`,
+                created_at: acceptedAt && !Number.isNaN(Date.parse(acceptedAt)) ? acceptedAt : `${filedAt}T00:00:00Z`,
+              },
+            };
+          },
+          context.rejects,
+          counts,
+        );
         if (!rows) continue;
         await filings.add(rows.filing);
         if (rows.signal) await signals.add(rows.signal);

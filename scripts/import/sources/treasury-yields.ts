@@ -38,13 +38,20 @@ export const treasuryYieldsImporter: Importer = {
       let tenors: (number | null)[] | null = null;
       for await (const row of csvRows(file)) {
         if (!tenors) {
-          if (!/^date$/i.test(row[0] ?? '')) throw new Error(`${file}: the first column is "${row[0]}", not Date: not a Treasury yield curve CSV`);
+          if (!/^date$/i.test(row[0] ?? ''))
+            throw new Error(`${file}: the first column is "${row[0]}", not Date: not a Treasury yield curve CSV`);
           tenors = row.map((heading, index) => (index === 0 ? null : tenorMonths(heading)));
           continue;
         }
         counts.read += 1;
         const columns = tenors;
-        const points = await convertOrReject('treasury-yields', row, () => dayPoints(row, columns, context.now), context.rejects, counts);
+        const points = await convertOrReject(
+          'treasury-yields',
+          row,
+          () => dayPoints(row, columns, context.now),
+          context.rejects,
+          counts,
+        );
         if (!points) continue;
         if (points.length === 0) counts.skipped += 1;
         else await writer.add(...points);
@@ -64,7 +71,8 @@ function dayPoints(row: string[], tenors: (number | null)[], now: Date) {
     const cell = (row[index] ?? '').trim();
     if (tenor === null || cell === '' || /^n\/?a$/i.test(cell)) return;
     const rate = Number(cell);
-    if (!Number.isFinite(rate) || rate < -5 || rate > 30) reject('unparseable_rate', `${tenor}-month rate "${cell}" on ${date}`);
+    if (!Number.isFinite(rate) || rate < -5 || rate > 30)
+      reject('unparseable_rate', `${tenor}-month rate "${cell}" on ${date}`);
     points.push({ date, tenor_months: tenor, rate_pct: rate });
   });
   return points;

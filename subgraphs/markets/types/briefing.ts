@@ -13,7 +13,9 @@ import { YieldCurve, spread2to10, yieldCurveOn } from './macro.ts';
 import type { YieldCurveSource } from './macro.ts';
 import { Signal } from './signal.ts';
 
-const briefingArguments = defineArguments({ date: argument('String', isoDate, { required: true, description: 'YYYY-MM-DD' }) });
+const briefingArguments = defineArguments({
+  date: argument('String', isoDate, { required: true, description: 'YYYY-MM-DD' }),
+});
 
 /**
  * A daily briefing: the signals created that day (UTC, within the plan's history), the congressional trades
@@ -96,7 +98,8 @@ async function briefingOn(context: RequestContext, date: Date): Promise<Briefing
     storedBriefingVisible(date, planStart) ? context.db.prisma.briefing.findUnique({ where: { date } }) : null,
     yieldCurveOn(context, date),
   ]);
-  if (signals.length === 0 && trades.length === 0 && !stored) throw new NotFoundError(`Briefing for ${formatDate(date)}`);
+  if (signals.length === 0 && trades.length === 0 && !stored)
+    throw new NotFoundError(`Briefing for ${formatDate(date)}`);
   return {
     date,
     headline: stored?.headline ?? `Market briefing: ${generatedHeadline(signals.length, trades.length)}`,
@@ -148,7 +151,14 @@ builder.queryFields((t) => ({
       );
       // Days, not rows: a few thousand at most, so always exact.
       const count = async () =>
-        exactTotal((await context.db.sql.query<{ total: number }>(`${DAYS_SQL} SELECT count(DISTINCT day)::int AS total FROM days`, [since]))[0]!.total);
+        exactTotal(
+          (
+            await context.db.sql.query<{ total: number }>(
+              `${DAYS_SQL} SELECT count(DISTINCT day)::int AS total FROM days`,
+              [since],
+            )
+          )[0]!.total,
+        );
       return { days, pageInfo: pageInfoSource(paging, count) };
     },
   }),

@@ -23,7 +23,8 @@ CompanyRef.implement({
   fields: (t) => ({
     signals: t.field({
       type: [SignalType],
-      description: 'The company’s latest signals (by ticker, within the plan’s history), newest first; empty without a ticker.',
+      description:
+        'The company’s latest signals (by ticker, within the plan’s history), newest first; empty without a ticker.',
       args: recentLimitArguments.graphql(t.arg),
       requires: requiresTicker,
       resolve: (company, args, context) => {

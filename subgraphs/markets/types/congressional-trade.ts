@@ -35,7 +35,9 @@ export const CongressionalTrade = builder.prismaObject('CongressionalTrade', {
     assetType: t.exposeString('assetType'),
     tradeType: t.field({ type: TradeType, resolve: (trade) => trade.tradeType as typeof TradeType.$inferType }),
     owner: t.exposeString('owner', { description: 'self, spouse, joint or dependent.' }),
-    amountRange: t.exposeString('amountRange', { description: 'The disclosure bucket as filed, e.g. $1,001 - $15,000.' }),
+    amountRange: t.exposeString('amountRange', {
+      description: 'The disclosure bucket as filed, e.g. $1,001 - $15,000.',
+    }),
     amountLow: t.float({ nullable: true, resolve: (trade) => parseAmountRange(trade.amountRange).low }),
     amountHigh: t.float({
       nullable: true,
@@ -62,7 +64,9 @@ const tradeFilterSpecs = {
   chamber: argument(Chamber, z.string()),
   party: argument(Party, z.string()),
   tradeType: argument(TradeType, z.string()),
-  member: argument('String', memberQuery, { description: 'A partial name in either order: Pelosi, nancy pelosi, Pelosi, Nancy.' }),
+  member: argument('String', memberQuery, {
+    description: 'A partial name in either order: Pelosi, nancy pelosi, Pelosi, Nancy.',
+  }),
   from: argument('String', isoDate, { description: 'Earliest trade date, YYYY-MM-DD.' }),
   to: argument('String', isoDate, { description: 'Latest trade date, YYYY-MM-DD.' }),
   days: argument('Int', z.number().int().min(1, 'must be from 1 to 3650').max(3650, 'must be from 1 to 3650'), {
@@ -111,7 +115,13 @@ const TRADE_PAGING = { defaultPerPage: 50, maxPerPage: 200, sizeArgument: 'limit
 // Served by the partial (trade_date DESC, id DESC) index over trades in force, so LIMIT stops after the page.
 const TRADE_ORDER: Prisma.CongressionalTradeOrderByWithRelationInput[] = [{ tradeDate: 'desc' }, { id: 'desc' }];
 
-const TradePage = definePageObject(builder, PageInfo, 'CongressionalTradePage', CongressionalTrade, 'CongressionalTrade');
+const TradePage = definePageObject(
+  builder,
+  PageInfo,
+  'CongressionalTradePage',
+  CongressionalTrade,
+  'CongressionalTrade',
+);
 
 const filterArgs = builder.args((t) => tradeFilter.graphql(t));
 

@@ -34,13 +34,24 @@ const ConvergenceLead = builder.objectRef<Lead>('ConvergenceLead').implement({
     firstPurchaseDate: t.field({ type: 'Date', resolve: (lead) => lead.firstPurchaseDate }),
     lastPurchaseDate: t.field({ type: 'Date', resolve: (lead) => lead.lastPurchaseDate }),
     lastSignalAt: t.field({ type: 'DateTime', resolve: (lead) => lead.lastSignalAt }),
-    purchases: t.field({ type: [CongressionalTrade], description: `The evidence: the ${CONVERGENCE_EVIDENCE_LIMIT} newest purchases (congressBuys counts them all).`, resolve: (lead) => lead.purchases }),
-    signals: t.field({ type: [Signal], description: `The evidence: the ${CONVERGENCE_EVIDENCE_LIMIT} newest signals (totalSignals counts them all).`, resolve: (lead) => lead.signals }),
+    purchases: t.field({
+      type: [CongressionalTrade],
+      description: `The evidence: the ${CONVERGENCE_EVIDENCE_LIMIT} newest purchases (congressBuys counts them all).`,
+      resolve: (lead) => lead.purchases,
+    }),
+    signals: t.field({
+      type: [Signal],
+      description: `The evidence: the ${CONVERGENCE_EVIDENCE_LIMIT} newest signals (totalSignals counts them all).`,
+      resolve: (lead) => lead.signals,
+    }),
   }),
 });
 
 const leadArgs = defineArguments({
-  limit: argument('Int', z.number().int().min(1, 'must be from 1 to 100').max(100, 'must be from 1 to 100').default(20)),
+  limit: argument(
+    'Int',
+    z.number().int().min(1, 'must be from 1 to 100').max(100, 'must be from 1 to 100').default(20),
+  ),
 });
 
 builder.queryFields((t) => ({

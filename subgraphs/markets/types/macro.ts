@@ -10,7 +10,8 @@ export interface YieldCurveSource {
   points: { tenorMonths: number; ratePct: number }[];
 }
 
-const rateAt = (curve: YieldCurveSource, months: number) => curve.points.find((point) => point.tenorMonths === months)?.ratePct ?? null;
+const rateAt = (curve: YieldCurveSource, months: number) =>
+  curve.points.find((point) => point.tenorMonths === months)?.ratePct ?? null;
 
 /** 10-year minus 2-year, in percentage points (rounded to basis points); null when either is missing. */
 export function spread2to10(curve: YieldCurveSource): number | null {
@@ -51,7 +52,10 @@ export const YieldCurve = builder.objectRef<YieldCurveSource>('YieldCurve').impl
     y10: t.float({ nullable: true, resolve: (curve) => rateAt(curve, 120) }),
     y30: t.float({ nullable: true, resolve: (curve) => rateAt(curve, 360) }),
     spread2To10: t.float({ nullable: true, description: 'y10 - y2 in percentage points.', resolve: spread2to10 }),
-    inverted: t.boolean({ description: 'The 2-year yields more than the 10-year.', resolve: (curve) => (spread2to10(curve) ?? 0) < 0 }),
+    inverted: t.boolean({
+      description: 'The 2-year yields more than the 10-year.',
+      resolve: (curve) => (spread2to10(curve) ?? 0) < 0,
+    }),
     points: t.field({ type: [YieldCurvePoint], resolve: (curve) => curve.points }),
   }),
 });
@@ -78,7 +82,9 @@ const MacroIndicator = builder.objectRef<IndicatorSource>('MacroIndicator').impl
       nullable: true,
       description: 'value - previousValue.',
       resolve: (indicator) =>
-        indicator.previousValue === null ? null : Math.round((indicator.value - indicator.previousValue) * 10_000) / 10_000,
+        indicator.previousValue === null
+          ? null
+          : Math.round((indicator.value - indicator.previousValue) * 10_000) / 10_000,
     }),
   }),
 });
@@ -110,7 +116,13 @@ builder.queryFields((t) => ({
       const indicators: IndicatorSource[] = [];
       for (const row of rows) {
         if (row.rank === 1) {
-          indicators.push({ seriesId: row.series_id, value: Number(row.value), date: utcDate(row.date), previousValue: null, previousDate: null });
+          indicators.push({
+            seriesId: row.series_id,
+            value: Number(row.value),
+            date: utcDate(row.date),
+            previousValue: null,
+            previousDate: null,
+          });
         } else {
           const latest = indicators[indicators.length - 1]!;
           latest.previousValue = Number(row.value);

@@ -31,7 +31,10 @@ export const Member = builder.prismaObject('Member', {
       query: (args) => ({
         where: { supersededById: null },
         orderBy: [{ tradeDate: 'desc' }, { id: 'desc' }],
-        take: parseArguments(z.number().int().min(1, 'must be from 1 to 200').max(200, 'must be from 1 to 200'), args.limit ?? 20),
+        take: parseArguments(
+          z.number().int().min(1, 'must be from 1 to 200').max(200, 'must be from 1 to 200'),
+          args.limit ?? 20,
+        ),
       }),
     }),
   }),
@@ -43,34 +46,38 @@ export const Member = builder.prismaObject('Member', {
  * sequential scan of all 500k trades at 1M, 325 ms) before joining the few members asked for.
  */
 function tradesCountByMember(context: RequestContext) {
-  return loaderFor(context, 'markets:tradesCountByMember', () =>
-    new DataLoader<string, number>(async (bioguideIds) => {
-      const rows = await context.db.sql.query<{ bioguide_id: string; trades: number }>(
-        `SELECT m.bioguide_id, (SELECT count(*)::int FROM congressional_trades c
+  return loaderFor(
+    context,
+    'markets:tradesCountByMember',
+    () =>
+      new DataLoader<string, number>(async (bioguideIds) => {
+        const rows = await context.db.sql.query<{ bioguide_id: string; trades: number }>(
+          `SELECT m.bioguide_id, (SELECT count(*)::int FROM congressional_trades c
                                  WHERE c.bioguide_id = m.bioguide_id AND c.superseded_by_id IS NULL) AS trades
            FROM unnest($1::text[]) AS m(bioguide_id)`,
-        [bioguideIds],
-      );
-      const counts = new Map(rows.map((row) => [row.bioguide_id, Number(row.trades)]));
-      return bioguideIds.map((id) => counts.get(id) ?? 0);
-    }),
+          [bioguideIds],
+        );
+        const counts = new Map(rows.map((row) => [row.bioguide_id, Number(row.trades)]));
+        return bioguideIds.map((id) => counts.get(id) ?? 0);
+      }),
   );
 }
 
-const MemberMatch = builder
-  .objectRef<{ bioguideId: string; similarity: number }>('MemberMatch')
-  .implement({
-    description: 'A member found by name, with how close the name is to the query.',
-    fields: (t) => ({
-      similarity: t.float({ description: 'Trigram similarity of the folded names, 0-1.', resolve: (match) => match.similarity }),
-      member: t.prismaField({
-        type: Member,
-        // findUnique calls of one tick are batched by Prisma into one query.
-        resolve: (query, match, _args, context) =>
-          context.db.prisma.member.findUniqueOrThrow({ ...query, where: { bioguideId: match.bioguideId } }),
-      }),
+const MemberMatch = builder.objectRef<{ bioguideId: string; similarity: number }>('MemberMatch').implement({
+  description: 'A member found by name, with how close the name is to the query.',
+  fields: (t) => ({
+    similarity: t.float({
+      description: 'Trigram similarity of the folded names, 0-1.',
+      resolve: (match) => match.similarity,
     }),
-  });
+    member: t.prismaField({
+      type: Member,
+      // findUnique calls of one tick are batched by Prisma into one query.
+      resolve: (query, match, _args, context) =>
+        context.db.prisma.member.findUniqueOrThrow({ ...query, where: { bioguideId: match.bioguideId } }),
+    }),
+  }),
+});
 
 const memberSearch = defineArguments({
   q: argument('String', memberQuery, { required: 'validated' }),
@@ -80,7 +87,8 @@ const memberSearch = defineArguments({
 builder.queryFields((t) => ({
   members: t.field({
     type: [MemberMatch],
-    description: 'Members whose name contains every word of `q` (either order, any case, accents folded), best match first.',
+    description:
+      'Members whose name contains every word of `q` (either order, any case, accents folded), best match first.',
     args: memberSearch.graphql(t.arg),
     resolve: (_root, args, context) => {
       const search = memberSearch.parse(args);

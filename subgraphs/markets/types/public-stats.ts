@@ -9,12 +9,17 @@ interface PublicStatsSource {
 }
 
 const PublicStats = builder.objectRef<PublicStatsSource>('PublicStats').implement({
-  description: 'Platform statistics shown without a key, from the live database (trade and signal counts through the market rollups).',
+  description:
+    'Platform statistics shown without a key, from the live database (trade and signal counts through the market rollups).',
   fields: (t) => ({
-    congressionalTrades: t.exposeInt('congressional_trades', { description: 'Trades in force (amendments replace originals).' }),
+    congressionalTrades: t.exposeInt('congressional_trades', {
+      description: 'Trades in force (amendments replace originals).',
+    }),
     signals7d: t.exposeInt('signals_7d', { description: 'Signals created in the last 7 days.' }),
     membersTracked: t.exposeInt('members_tracked'),
-    tickersTracked: t.exposeInt('tickers_tracked', { description: 'Distinct tickers with a signal or a congressional trade.' }),
+    tickersTracked: t.exposeInt('tickers_tracked', {
+      description: 'Distinct tickers with a signal or a congressional trade.',
+    }),
     lastUpdated: t.field({
       type: 'DateTime',
       nullable: true,
@@ -46,7 +51,9 @@ builder.queryFields((t) => ({
   publicStats: t.field({
     type: PublicStats,
     resolve: async (_root, _args, context) => {
-      const [row] = await context.db.sql.query<Omit<PublicStatsSource, 'last_updated'> & { last_updated: string | null }>(
+      const [row] = await context.db.sql.query<
+        Omit<PublicStatsSource, 'last_updated'> & { last_updated: string | null }
+      >(
         `${DISTINCT_TICKERS}
          SELECT
            (SELECT coalesce(sum(trades), 0)::int FROM market_disclosure_days) AS congressional_trades,

@@ -59,7 +59,11 @@ const SIGNAL_PAGING = { defaultPerPage: 20, maxPerPage: 200, sizeArgument: 'limi
 const SIGNAL_ORDER: Prisma.SignalOrderByWithRelationInput[] = [{ createdAt: 'desc' }, { id: 'desc' }];
 
 /** One offset page of the signals a `where` selects, newest first. */
-function signalPage(where: Prisma.SignalWhereInput, args: { page?: number | null; limit?: number | null }, context: RequestContext): PageSource {
+function signalPage(
+  where: Prisma.SignalWhereInput,
+  args: { page?: number | null; limit?: number | null },
+  context: RequestContext,
+): PageSource {
   const paging = resolvePaging({ page: args.page, size: args.limit }, SIGNAL_PAGING);
   return pageSource(where, SIGNAL_ORDER, paging, () => countTotal(context.db, 'Signal', where));
 }
@@ -70,13 +74,22 @@ builder.queryFields((t) => ({
   signals: t.field({
     type: SignalPage,
     description: 'Signals, newest first, within the history of the caller’s plan.',
-    args: { ...signalFilter.graphql(t.arg), page: t.arg.int({ required: false }), limit: t.arg.int({ required: false }) },
+    args: {
+      ...signalFilter.graphql(t.arg),
+      page: t.arg.int({ required: false }),
+      limit: t.arg.int({ required: false }),
+    },
     resolve: (_root, args, context) => signalPage(signalWhere(args, context), args, context),
   }),
   tickerSignals: t.field({
     type: SignalPage,
-    description: 'Every signal of one ticker (within the plan’s history), newest first; an unknown ticker is not_found.',
-    args: { ...tickerSignalsArguments.graphql(t.arg), page: t.arg.int({ required: false }), limit: t.arg.int({ required: false }) },
+    description:
+      'Every signal of one ticker (within the plan’s history), newest first; an unknown ticker is not_found.',
+    args: {
+      ...tickerSignalsArguments.graphql(t.arg),
+      page: t.arg.int({ required: false }),
+      limit: t.arg.int({ required: false }),
+    },
     resolve: async (_root, args, context) => {
       const where = signalWhere(args, context);
       const ticker = where.ticker as string;
@@ -90,7 +103,10 @@ builder.queryFields((t) => ({
     args: { id: t.arg.id({ required: true }) },
     resolve: (query, _root, args, context) => {
       if (!z.uuid().safeParse(args.id).success) throw new BadRequestError({ id: 'must be a UUID' });
-      return context.db.prisma.signal.findFirst({ ...query, where: { id: String(args.id), createdAt: { gte: signalHistoryStart(context.viewer?.plan) } } });
+      return context.db.prisma.signal.findFirst({
+        ...query,
+        where: { id: String(args.id), createdAt: { gte: signalHistoryStart(context.viewer?.plan) } },
+      });
     },
   }),
   signalsConnection: t.prismaConnection({

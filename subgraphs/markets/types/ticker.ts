@@ -12,7 +12,11 @@ import { Signal } from './signal.ts';
 
 /** How many recent signals or trades a ticker view lists at most. */
 export const MAX_RECENT = 50;
-const recentLimit = z.number().int().min(1, `must be from 1 to ${MAX_RECENT}`).max(MAX_RECENT, `must be from 1 to ${MAX_RECENT}`);
+const recentLimit = z
+  .number()
+  .int()
+  .min(1, `must be from 1 to ${MAX_RECENT}`)
+  .max(MAX_RECENT, `must be from 1 to ${MAX_RECENT}`);
 
 /**
  * `limit` of a per-ticker list (here and on Company). Built once: zod compiles an object schema on first use, and
@@ -80,21 +84,33 @@ const TickerSummary = builder.objectRef<TickerSummarySource>('TickerSummary').im
 export const Ticker = builder.objectRef<{ ticker: string; found: boolean }>('Ticker').implement({
   fields: (t) => ({
     ticker: t.exposeString('ticker'),
-    found: t.exposeBoolean('found', { description: 'False for a ticker with no profile, price, signal, trade or company.' }),
-    profile: t.field({ type: CompanyProfile, nullable: true, resolve: (view, _args, context) => profileByTicker(context).load(view.ticker) }),
-    quote: t.field({ type: Quote, nullable: true, resolve: (view, _args, context) => quoteByTicker(context).load(view.ticker) }),
+    found: t.exposeBoolean('found', {
+      description: 'False for a ticker with no profile, price, signal, trade or company.',
+    }),
+    profile: t.field({
+      type: CompanyProfile,
+      nullable: true,
+      resolve: (view, _args, context) => profileByTicker(context).load(view.ticker),
+    }),
+    quote: t.field({
+      type: Quote,
+      nullable: true,
+      resolve: (view, _args, context) => quoteByTicker(context).load(view.ticker),
+    }),
     summary: t.field({ type: TickerSummary, resolve: (view, _args, context) => tickerSummary(context, view.ticker) }),
     signals: t.field({
       type: [Signal],
       description: 'The latest signals, newest first.',
       args: recentLimitArguments.graphql(t.arg),
-      resolve: (view, args, context) => signalsByTicker(context, recentLimitArguments.parse(args).limit).load(view.ticker),
+      resolve: (view, args, context) =>
+        signalsByTicker(context, recentLimitArguments.parse(args).limit).load(view.ticker),
     }),
     congressionalTrades: t.field({
       type: [CongressionalTrade],
       description: 'The latest congressional trades, newest trade first.',
       args: recentLimitArguments.graphql(t.arg),
-      resolve: (view, args, context) => tradesByTicker(context, recentLimitArguments.parse(args).limit).load(view.ticker),
+      resolve: (view, args, context) =>
+        tradesByTicker(context, recentLimitArguments.parse(args).limit).load(view.ticker),
     }),
   }),
 });
@@ -102,7 +118,8 @@ export const Ticker = builder.objectRef<{ ticker: string; found: boolean }>('Tic
 builder.queryFields((t) => ({
   ticker: t.field({
     type: Ticker,
-    description: 'The ticker search: profile, quote, counts, recent signals and trades. Required: symbol (at most 10 characters).',
+    description:
+      'The ticker search: profile, quote, counts, recent signals and trades. Required: symbol (at most 10 characters).',
     args: tickerSearch.graphql(t.arg),
     resolve: async (_root, args, context) => {
       const { symbol } = tickerSearch.parse(args);

@@ -65,7 +65,10 @@ const TradeSummary = builder.objectRef<SummarySource>('CongressionalTradeSummary
 });
 
 const summaryArgs = defineArguments({
-  days: argument('Int', z.number().int().min(1, 'must be from 1 to 3650').max(3650, 'must be from 1 to 3650').default(DEFAULT_TRADE_DAYS)),
+  days: argument(
+    'Int',
+    z.number().int().min(1, 'must be from 1 to 3650').max(3650, 'must be from 1 to 3650').default(DEFAULT_TRADE_DAYS),
+  ),
   limit: argument('Int', z.number().int().min(1, 'must be from 1 to 50').max(50, 'must be from 1 to 50').default(10)),
 });
 

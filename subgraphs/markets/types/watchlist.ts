@@ -29,7 +29,11 @@ export const WatchlistEntry = builder.prismaObject('WatchlistEntry', {
     ticker: t.exposeString('ticker'),
     companyName: t.exposeString('companyName'),
     addedAt: t.expose('createdAt', { type: 'DateTime' }),
-    quote: t.field({ type: Quote, nullable: true, resolve: (entry, _args, context) => quoteByTicker(context).load(entry.ticker) }),
+    quote: t.field({
+      type: Quote,
+      nullable: true,
+      resolve: (entry, _args, context) => quoteByTicker(context).load(entry.ticker),
+    }),
     latestSignal: t.field({
       type: Signal,
       nullable: true,
@@ -45,16 +49,22 @@ export const WatchlistEntry = builder.prismaObject('WatchlistEntry', {
 
 const addInput = defineArguments({
   ticker: argument('String', tickerSymbol, { required: 'validated', description: 'Required; at most 10 characters.' }),
-  companyName: argument('String', z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters'), {
-    description: 'Defaults to the profile’s or latest signal’s company name.',
-  }),
+  companyName: argument(
+    'String',
+    z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters'),
+    {
+      description: 'Defaults to the profile’s or latest signal’s company name.',
+    },
+  ),
 });
 
 const removeInput = defineArguments({ ticker: argument('String', tickerSymbol, { required: true }) });
 
 const AddWatchlistEntryInput = builder.inputType('AddWatchlistEntryInput', { fields: (t) => addInput.graphql(t) });
 
-const RemoveWatchlistEntryInput = builder.inputType('RemoveWatchlistEntryInput', { fields: (t) => removeInput.graphql(t) });
+const RemoveWatchlistEntryInput = builder.inputType('RemoveWatchlistEntryInput', {
+  fields: (t) => removeInput.graphql(t),
+});
 
 const AddWatchlistEntryPayload = builder
   .objectRef<{ entryId: number; created: boolean }>('AddWatchlistEntryPayload')
@@ -69,20 +79,22 @@ const AddWatchlistEntryPayload = builder
     }),
   });
 
-const RemoveWatchlistEntryPayload = builder
-  .objectRef<{ ticker: string }>('RemoveWatchlistEntryPayload')
-  .implement({
-    fields: (t) => ({
-      ticker: t.exposeString('ticker'),
-      removed: t.boolean({ resolve: () => true }),
-    }),
-  });
+const RemoveWatchlistEntryPayload = builder.objectRef<{ ticker: string }>('RemoveWatchlistEntryPayload').implement({
+  fields: (t) => ({
+    ticker: t.exposeString('ticker'),
+    removed: t.boolean({ resolve: () => true }),
+  }),
+});
 
 /** A name for a ticker the client did not name: its profile, else its latest signal, else the symbol. */
 async function companyNameOf(context: RequestContext, ticker: string): Promise<string> {
   const profile = await profileByTicker(context).load(ticker);
   if (profile) return profile.companyName;
-  const signal = await context.db.prisma.signal.findFirst({ where: { ticker }, orderBy: { createdAt: 'desc' }, select: { companyName: true } });
+  const signal = await context.db.prisma.signal.findFirst({
+    where: { ticker },
+    orderBy: { createdAt: 'desc' },
+    select: { companyName: true },
+  });
   return signal?.companyName ?? ticker;
 }
 
@@ -116,7 +128,11 @@ builder.queryFields((t) => ({
     type: [WatchlistEntry],
     description: `The caller’s watchlist, in the order the tickers were added (at most ${WATCHLIST_MAX_ENTRIES} tickers; \`watchlistPage\` pages it).`,
     resolve: (query, _root, _args, context) =>
-      context.db.prisma.watchlistEntry.findMany({ ...query, where: { accountId: accountOf(context) }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] }),
+      context.db.prisma.watchlistEntry.findMany({
+        ...query,
+        where: { accountId: accountOf(context) },
+        orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+      }),
   }),
   watchlistPage: t.field({
     type: WatchlistPage,
@@ -135,7 +151,12 @@ builder.queryFields((t) => ({
  * Adds the entry unless the watchlist is full. An advisory lock per account serialises concurrent adds, so
  * the count and the insert agree and the cap holds exactly.
  */
-async function addWithinCap(context: RequestContext, accountId: string, ticker: string, companyName: string): Promise<number> {
+async function addWithinCap(
+  context: RequestContext,
+  accountId: string,
+  ticker: string,
+  companyName: string,
+): Promise<number> {
   return context.db.prisma.$transaction(async (tx) => {
     await tx.$queryRaw`SELECT pg_advisory_xact_lock(hashtext(${`watchlist:${accountId}`}))::text`;
     const held = await tx.watchlistEntry.count({ where: { accountId } });
@@ -162,7 +183,9 @@ builder.mutationFields((t) => ({
     resolve: async (_root, args, context) => {
       const accountId = accountOf(context);
       const input = addInput.parse(args.input);
-      const existing = await context.db.prisma.watchlistEntry.findUnique({ where: { accountId_ticker: { accountId, ticker: input.ticker } } });
+      const existing = await context.db.prisma.watchlistEntry.findUnique({
+        where: { accountId_ticker: { accountId, ticker: input.ticker } },
+      });
       if (existing) return { entryId: existing.id, created: false };
       const companyName = input.companyName ?? (await companyNameOf(context, input.ticker));
       return { entryId: await addWithinCap(context, accountId, input.ticker, companyName), created: true };

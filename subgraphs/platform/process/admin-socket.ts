@@ -1,7 +1,12 @@
 import { chmodSync, mkdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import type { Socket } from 'node:net';
-import { adminSocketDirectory, adminSocketPath, MAX_REQUEST_BYTES, MAX_SOCKET_PATH_BYTES } from '../../../scripts/commands/protocol.ts';
+import {
+  adminSocketDirectory,
+  adminSocketPath,
+  MAX_REQUEST_BYTES,
+  MAX_SOCKET_PATH_BYTES,
+} from '../../../scripts/commands/protocol.ts';
 import type { CommandRequest, ServerMessage } from '../../../scripts/commands/protocol.ts';
 import { loadTool } from '../../../scripts/commands/load-tool.ts';
 import { TOOL_NAMES } from '../../../scripts/commands/tool.ts';
@@ -21,10 +26,16 @@ export interface AdminSocket {
  * Runs `admin` and `import` commands handed over by scripts/commands/run.ts on this process's databases:
  * with PGlite no other process may open them. See scripts/commands/protocol.ts for the exchange.
  */
-export async function startAdminSocket(dataDir: string, databases: Record<Mode, Database>): Promise<AdminSocket | undefined> {
+export async function startAdminSocket(
+  dataDir: string,
+  databases: Record<Mode, Database>,
+): Promise<AdminSocket | undefined> {
   const path = adminSocketPath(dataDir);
   if (Buffer.byteLength(path) > MAX_SOCKET_PATH_BYTES) {
-    logger.warn({ path }, 'DATA_DIR is too long a path for a Unix socket: admin and import will refuse while the server runs');
+    logger.warn(
+      { path },
+      'DATA_DIR is too long a path for a Unix socket: admin and import will refuse while the server runs',
+    );
     return undefined;
   }
   // 0700 on the folder closes the moment between bind and chmod in which another user could connect.
@@ -76,7 +87,8 @@ function parseRequest(line: string): CommandRequest | undefined {
   try {
     const request = JSON.parse(line) as Partial<CommandRequest>;
     const validTool = TOOL_NAMES.includes(request.tool as CommandRequest['tool']);
-    if (validTool && Array.isArray(request.argv) && request.argv.every((arg) => typeof arg === 'string')) return request as CommandRequest;
+    if (validTool && Array.isArray(request.argv) && request.argv.every((arg) => typeof arg === 'string'))
+      return request as CommandRequest;
   } catch {
     // Not JSON: answered below like any other malformed request.
   }

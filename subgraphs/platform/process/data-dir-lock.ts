@@ -39,7 +39,9 @@ export class DataDirLockedError extends Error {
 export const lockFilePath = (dataDir: string) => join(dataDir, 'process.lock');
 
 export function describeHolder(holder: LockHolder): string {
-  return holder.role === 'server' || holder.role === 'subgraph' ? `a running ${holder.role} (pid ${holder.pid})` : `another \`${holder.role}\` command (pid ${holder.pid})`;
+  return holder.role === 'server' || holder.role === 'subgraph'
+    ? `a running ${holder.role} (pid ${holder.pid})`
+    : `another \`${holder.role}\` command (pid ${holder.pid})`;
 }
 
 /** `<boot id>:<start time in clock ticks>` of a process, or undefined where /proc does not say. */

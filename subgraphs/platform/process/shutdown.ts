@@ -54,7 +54,9 @@ async function shutDown({ app, databases, adminSocket, lock, graceMs }: Shutdown
     code = 1;
   };
   await Promise.all([adminSocket?.close().catch(failed('admin socket')), app.close().catch(failed('server close'))]);
-  await Promise.all(Object.values(databases).map((database) => database.close().catch(failed(`closing the ${database.mode} database`))));
+  await Promise.all(
+    Object.values(databases).map((database) => database.close().catch(failed(`closing the ${database.mode} database`))),
+  );
   clearTimeout(grace);
   clearTimeout(hardStop);
   lock?.release();

@@ -27,7 +27,10 @@ export function lockDataDirOrExit(role: LockRole): DataDirLock | undefined {
 }
 
 /** Once the server listens: takes `admin` and `import` commands on the admin socket and names it in the lock. */
-export async function serveAdminCommands(lock: DataDirLock | undefined, databases: Record<Mode, Database>): Promise<AdminSocket | undefined> {
+export async function serveAdminCommands(
+  lock: DataDirLock | undefined,
+  databases: Record<Mode, Database>,
+): Promise<AdminSocket | undefined> {
   if (!lock) return undefined;
   const socket = await startAdminSocket(env.dataDir, databases);
   if (socket) lock.setSocket(socket.path);

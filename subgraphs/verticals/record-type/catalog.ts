@@ -11,11 +11,14 @@ import type { RecordType } from './define.ts';
 const directory = new URL('../records/', import.meta.url);
 const modules: { default: RecordType }[] = [];
 // One at a time, in file order: each import adds GraphQL types, and the schema's printed order must not vary.
-for (const file of readdirSync(directory).filter((name) => name.endsWith('.ts')).sort()) {
+for (const file of readdirSync(directory)
+  .filter((name) => name.endsWith('.ts'))
+  .sort()) {
   modules.push(await import(new URL(file, directory).href));
 }
 
-const rank = (type: RecordType) => VERTICAL_NAMES.indexOf(type.vertical) * 2 + (VERTICALS[type.vertical].primary === type.name ? 0 : 1);
+const rank = (type: RecordType) =>
+  VERTICAL_NAMES.indexOf(type.vertical) * 2 + (VERTICALS[type.vertical].primary === type.name ? 0 : 1);
 
 export const RECORD_TYPES: readonly RecordType[] = modules
   .map((module) => module.default)
@@ -62,11 +65,13 @@ function assertConsistent(types: readonly RecordType[]): void {
     if (prefixes.has(type.ids.prefix)) problems.push(`two record types have the id prefix ${type.ids.prefix}`);
     prefixes.add(type.ids.prefix);
     for (const [filter, target] of Object.entries(type.references)) {
-      if (!types.some((other) => other.name === target)) problems.push(`${type.name}.${filter} references unknown ${target}`);
+      if (!types.some((other) => other.name === target))
+        problems.push(`${type.name}.${filter} references unknown ${target}`);
     }
   }
   for (const vertical of VERTICAL_NAMES) {
-    if (!types.some((type) => type.name === VERTICALS[vertical].primary)) problems.push(`${vertical} has no ${VERTICALS[vertical].primary}`);
+    if (!types.some((type) => type.name === VERTICALS[vertical].primary))
+      problems.push(`${vertical} has no ${VERTICALS[vertical].primary}`);
   }
   if (problems.length) throw new Error(`record types (subgraphs/verticals/records): ${problems.join('; ')}`);
 }

@@ -35,7 +35,9 @@ export function addRecordFields<Filters extends ArgumentSpecs>(
         perPage: t.arg.int({ required: false }),
       },
       resolve: (_root, args, context) =>
-        recordPage(type.where(args), sort.toOrder(args.sort), args, (where) => countTotal(context.db, type.model, where)),
+        recordPage(type.where(args), sort.toOrder(args.sort), args, (where) =>
+          countTotal(context.db, type.model, where),
+        ),
     }),
     [type.connection]: t.prismaConnection({
       type: object,

@@ -67,7 +67,14 @@ const attorneys: RecordType = defineRecordType({
     barVerified: filter.verified,
     firmId: filter.firmId,
   }),
-  sorts: { name: 'lastName', admitted_year: 'admittedYear', state: 'state', city: 'city', verified_at: 'verifiedAt', id: 'id' },
+  sorts: {
+    name: 'lastName',
+    admitted_year: 'admittedYear',
+    state: 'state',
+    city: 'city',
+    verified_at: 'verifiedAt',
+    id: 'id',
+  },
   defaultSort: { field: 'lastName', direction: 'asc' },
   restFields: {
     id: 'id',
@@ -85,7 +92,11 @@ const attorneys: RecordType = defineRecordType({
     email: 'email',
     phone: 'phone',
   },
-  search: { text: `"first_name" || ' ' || "last_name"`, title: `first_name || ' ' || last_name`, subtitle: `city || ', ' || state` },
+  search: {
+    text: `"first_name" || ' ' || "last_name"`,
+    title: `first_name || ' ' || last_name`,
+    subtitle: `city || ', ' || state`,
+  },
   plan: 'professional',
   references: { firmId: 'firms' },
 });

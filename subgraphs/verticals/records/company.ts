@@ -13,7 +13,10 @@ const Company = builder.prismaObject('Company', {
     name: t.exposeString('name'),
     industry: t.exposeString('industryName', { description: 'Display name of the industry.' }),
     industryCode: t.exposeString('industry', { description: 'The lower-case token the `industry` filter takes.' }),
-    revenue: t.string({ description: 'Formatted, e.g. $12.5M.', resolve: (company) => formatRevenue(company.revenueUsd) }),
+    revenue: t.string({
+      description: 'Formatted, e.g. $12.5M.',
+      resolve: (company) => formatRevenue(company.revenueUsd),
+    }),
     revenueUsd: t.exposeFloat('revenueUsd'),
     employees: t.exposeInt('employees'),
     state: t.exposeString('state'),
@@ -47,12 +50,22 @@ const companies: RecordType = defineRecordType({
   object: Company,
   listDescription: 'Companies matching every given filter, one offset page at a time.',
   filters: {
-    industry: argument('String', z.string().regex(/^[a-z_]{2,40}$/, 'must be a lower-case industry token such as software')),
+    industry: argument(
+      'String',
+      z.string().regex(/^[a-z_]{2,40}$/, 'must be a lower-case industry token such as software'),
+    ),
     state: argument('String', stateCode),
     minScore: argument('Int', z.number().int().min(0, 'must be from 0 to 100').max(100, 'must be from 0 to 100')),
   },
   where: (filter) => ({ industry: filter.industry, state: filter.state, aiScore: { gte: filter.minScore } }),
-  sorts: { ai_score: 'aiScore', revenue: 'revenueUsd', employees: 'employees', company: 'name', state: 'state', id: 'id' },
+  sorts: {
+    ai_score: 'aiScore',
+    revenue: 'revenueUsd',
+    employees: 'employees',
+    company: 'name',
+    state: 'state',
+    id: 'id',
+  },
   defaultSort: { field: 'aiScore', direction: 'desc' },
   restFields: {
     id: 'id',

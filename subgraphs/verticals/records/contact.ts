@@ -40,7 +40,10 @@ const contacts: RecordType = defineRecordType({
   filters: {
     companyId: argument('String', recordIdFilter(companies.ids)),
     seniority: argument(Seniority, z.enum(SENIORITIES)),
-    department: argument('String', z.string().regex(/^[a-z_]{2,40}$/, 'must be a lower-case department token such as sales')),
+    department: argument(
+      'String',
+      z.string().regex(/^[a-z_]{2,40}$/, 'must be a lower-case department token such as sales'),
+    ),
     emailVerified: argument('Boolean', z.boolean()),
   },
   where: (filter) => filter,

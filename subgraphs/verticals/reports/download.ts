@@ -25,21 +25,32 @@ export interface ReportDownloadOptions {
  */
 export function registerReportDownload(app: FastifyInstance, options: ReportDownloadOptions): void {
   const root = resolve(reportsDirectory(options.dataDir));
-  app.get<{ Params: { id: string } }>(REPORT_DOWNLOAD_ROUTE, { preHandler: options.preHandler }, async (request, reply) => {
-    const job = await findOwnedReport(options.contextFor(request), request.params.id);
-    if (!job) throw new NotFoundError('The report');
-    if (job.status !== 'completed' || !job.filePath) {
-      throw new ConflictError(`Report ${reportIds.format(job.id)} is ${job.status}; it can be downloaded once completed.`);
-    }
-    const path = resolve(join(root, job.filePath));
-    // A file path comes from the database: never follow one outside the reports directory.
-    const size = path.startsWith(root + sep) ? await stat(path).then((info) => info.size, () => undefined) : undefined;
-    if (size === undefined) throw new NotFoundError('The report file');
-    const format = job.format === 'json' ? 'json' : 'csv';
-    return reply
-      .type(CONTENT_TYPES[format])
-      .header('content-length', size)
-      .header('content-disposition', `attachment; filename="${reportIds.format(job.id)}.${format}"`)
-      .send(createReadStream(path));
-  });
+  app.get<{ Params: { id: string } }>(
+    REPORT_DOWNLOAD_ROUTE,
+    { preHandler: options.preHandler },
+    async (request, reply) => {
+      const job = await findOwnedReport(options.contextFor(request), request.params.id);
+      if (!job) throw new NotFoundError('The report');
+      if (job.status !== 'completed' || !job.filePath) {
+        throw new ConflictError(
+          `Report ${reportIds.format(job.id)} is ${job.status}; it can be downloaded once completed.`,
+        );
+      }
+      const path = resolve(join(root, job.filePath));
+      // A file path comes from the database: never follow one outside the reports directory.
+      const size = path.startsWith(root + sep)
+        ? await stat(path).then(
+            (info) => info.size,
+            () => undefined,
+          )
+        : undefined;
+      if (size === undefined) throw new NotFoundError('The report file');
+      const format = job.format === 'json' ? 'json' : 'csv';
+      return reply
+        .type(CONTENT_TYPES[format])
+        .header('content-length', size)
+        .header('content-disposition', `attachment; filename="${reportIds.format(job.id)}.${format}"`)
+        .send(createReadStream(path));
+    },
+  );
 }

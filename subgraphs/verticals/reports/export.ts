@@ -66,7 +66,11 @@ interface BatchResult {
  * Streams the job's records into its file, batch by batch; memory holds one batch at a time. Returns the row
  * count, or undefined when `onBatch` stopped it (the partial file is removed).
  */
-export async function exportReport(db: Database, job: ClaimedJob, options: ExportOptions): Promise<{ rows: number; file: string } | undefined> {
+export async function exportReport(
+  db: Database,
+  job: ClaimedJob,
+  options: ExportOptions,
+): Promise<{ rows: number; file: string } | undefined> {
   const type = recordTypeNamed(job.recordType);
   if (!type) throw new Error(`unknown record type ${job.recordType}`);
   const fields = exportedFields(type, job.fields);

@@ -28,7 +28,11 @@ const listItem = (item: unknown) => (typeof item === 'object' && item !== null ?
 
 const csvLine = (cells: readonly unknown[]) => stringify([cells], CSV_OPTIONS);
 
-export async function openReportFile(path: string, format: 'csv' | 'json', columns: readonly string[]): Promise<ReportFileWriter> {
+export async function openReportFile(
+  path: string,
+  format: 'csv' | 'json',
+  columns: readonly string[],
+): Promise<ReportFileWriter> {
   await mkdir(dirname(path), { recursive: true });
   const partial = `${path}.partial`;
   const stream = createWriteStream(partial);

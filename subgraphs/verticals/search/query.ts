@@ -137,7 +137,10 @@ export async function searchRecords(
     try {
       const [, found] = await db.prisma.$transaction([
         db.prisma.$queryRawUnsafe(SETTINGS, threshold, typoBudget(tier)),
-        db.prisma.$queryRawUnsafe<SearchRow[]>(searchStatement(request.types, tier, request.skip, request.take), request.q),
+        db.prisma.$queryRawUnsafe<SearchRow[]>(
+          searchStatement(request.types, tier, request.skip, request.take),
+          request.q,
+        ),
       ]);
       rows = found;
     } catch (error) {

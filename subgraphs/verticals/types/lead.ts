@@ -88,7 +88,9 @@ export function leadWhere(args: object, context: RequestContext): Prisma.LeadWhe
 
 /** One of the caller's leads; someone else's is as unknown as a missing one (404, never 403). */
 async function ownedLead(context: RequestContext, id: string): Promise<LeadRow> {
-  const lead = await context.db.prisma.lead.findFirst({ where: { id: leadIds.parse(id), accountId: accountOf(context) } });
+  const lead = await context.db.prisma.lead.findFirst({
+    where: { id: leadIds.parse(id), accountId: accountOf(context) },
+  });
   if (!lead) throw new NotFoundError(`Lead ${id}`);
   return lead;
 }
@@ -123,7 +125,10 @@ builder.queryFields((t) => ({
     nullable: true,
     args: { id: t.arg.string({ required: true }) },
     resolve: async (query, _root, args, context) =>
-      context.db.prisma.lead.findFirst({ ...query, where: { id: leadIds.parse(args.id), accountId: accountOf(context) } }),
+      context.db.prisma.lead.findFirst({
+        ...query,
+        where: { id: leadIds.parse(args.id), accountId: accountOf(context) },
+      }),
   }),
 }));
 
@@ -137,14 +142,12 @@ const saveLeadInput = defineArguments({
 
 const SaveLeadInput = builder.inputType('SaveLeadInput', { fields: (t) => saveLeadInput.graphql(t) });
 
-const SaveLeadPayload = builder
-  .objectRef<{ lead: LeadRow; created: boolean }>('SaveLeadPayload')
-  .implement({
-    fields: (t) => ({
-      lead: t.field({ type: Lead, resolve: (payload) => payload.lead }),
-      created: t.exposeBoolean('created', { description: 'False when the record was already saved.' }),
-    }),
-  });
+const SaveLeadPayload = builder.objectRef<{ lead: LeadRow; created: boolean }>('SaveLeadPayload').implement({
+  fields: (t) => ({
+    lead: t.field({ type: Lead, resolve: (payload) => payload.lead }),
+    created: t.exposeBoolean('created', { description: 'False when the record was already saved.' }),
+  }),
+});
 
 // What may change on a lead; the lead's id sits beside it in UpdateLeadInput.
 const leadChange = defineArguments({ status: argument(LeadStatus, z.enum(LEAD_STATUSES)), ...leadContent });
@@ -177,7 +180,9 @@ async function saveLead(context: RequestContext, input: Record<string, unknown>)
   const data = { accountId, recordId, vertical: parsed.type.vertical, notes, tags: tags ?? [] };
   const rows = await context.db.prisma.lead.createManyAndReturn({ data: [data], skipDuplicates: true });
   if (rows[0]) return { lead: rows[0], created: true };
-  const lead = await context.db.prisma.lead.findUniqueOrThrow({ where: { accountId_recordId: { accountId, recordId } } });
+  const lead = await context.db.prisma.lead.findUniqueOrThrow({
+    where: { accountId_recordId: { accountId, recordId } },
+  });
   return { lead, created: false };
 }
 

@@ -44,7 +44,9 @@ export const ReportJob = builder.prismaObject('ReportJob', {
       type: 'JSON',
       description: 'The filters as given (REST parameter names).',
       resolve: (job) =>
-        Object.fromEntries(Object.entries(job.filters as Record<string, unknown>).map(([name, value]) => [snakeCase(name), value])),
+        Object.fromEntries(
+          Object.entries(job.filters as Record<string, unknown>).map(([name, value]) => [snakeCase(name), value]),
+        ),
     }),
     progress: t.exposeInt('progress', { description: 'Percent of the rows written.' }),
     rowCount: t.exposeInt('rowCount'),
@@ -95,20 +97,28 @@ export function validateReportRequest(input: Record<string, unknown>) {
     else if (value !== null) filters[argument] = value;
   }
   const unknownFields = (request.fields ?? []).filter((field) => !(field in type.restFields));
-  if (unknownFields.length) details.fields = `unknown fields ${unknownFields.join(', ')}; ${recordType} have ${Object.keys(type.restFields).join(', ')}`;
+  if (unknownFields.length)
+    details.fields = `unknown fields ${unknownFields.join(', ')}; ${recordType} have ${Object.keys(type.restFields).join(', ')}`;
   if (Object.keys(details).length) throw new BadRequestError(details);
   try {
     type.where(filters);
   } catch (error) {
     if (!(error instanceof ApiError) || !error.details) throw error;
     throw new BadRequestError(
-      Object.fromEntries(Object.entries(error.details).map(([name, problem]) => [`filters.${snakeCase(name)}`, problem])),
+      Object.fromEntries(
+        Object.entries(error.details).map(([name, problem]) => [`filters.${snakeCase(name)}`, problem]),
+      ),
     );
   }
   return { vertical: request.vertical, recordType, filters, format: request.format, fields: request.fields ?? [] };
 }
 
-const ReportSort = defineSort(builder, 'ReportSort', { created_at: 'createdAt', id: 'id' }, { field: 'createdAt', direction: 'desc' });
+const ReportSort = defineSort(
+  builder,
+  'ReportSort',
+  { created_at: 'createdAt', id: 'id' },
+  { field: 'createdAt', direction: 'desc' },
+);
 
 const ReportPage = definePageObject(builder, PageInfo, 'ReportPage', ReportJob, 'ReportJob');
 
@@ -129,8 +139,11 @@ builder.queryFields((t) => ({
       perPage: t.arg.int({ required: false }),
     },
     resolve: (_root, args, context) =>
-      recordPage({ accountId: accountOf(context), status: args.status ?? undefined }, ReportSort.toOrder(args.sort), args, (where) =>
-        countTotal(context.db, 'ReportJob', where),
+      recordPage(
+        { accountId: accountOf(context), status: args.status ?? undefined },
+        ReportSort.toOrder(args.sort),
+        args,
+        (where) => countTotal(context.db, 'ReportJob', where),
       ),
   }),
 }));

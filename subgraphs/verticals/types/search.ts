@@ -34,18 +34,16 @@ const SearchHit = builder.objectRef<SearchHitRow>('SearchHit').implement({
   }),
 });
 
-const SearchPage = builder
-  .objectRef<{ nodes: SearchHitRow[]; pageInfo: PageInfoSource }>('SearchPage')
-  .implement({
-    fields: (t) => ({
-      nodes: t.field({ type: [SearchHit], resolve: (page) => page.nodes }),
-      pageInfo: t.field({
-        type: PageInfo,
-        description: `total counts the ranked candidates, at most ${CANDIDATE_CAP} per record type (totalIsEstimate when a type reached it).`,
-        resolve: (page) => page.pageInfo,
-      }),
+const SearchPage = builder.objectRef<{ nodes: SearchHitRow[]; pageInfo: PageInfoSource }>('SearchPage').implement({
+  fields: (t) => ({
+    nodes: t.field({ type: [SearchHit], resolve: (page) => page.nodes }),
+    pageInfo: t.field({
+      type: PageInfo,
+      description: `total counts the ranked candidates, at most ${CANDIDATE_CAP} per record type (totalIsEstimate when a type reached it).`,
+      resolve: (page) => page.pageInfo,
     }),
-  });
+  }),
+});
 
 const searchArgs = defineArguments({
   q: argument(
@@ -78,7 +76,12 @@ async function search(context: RequestContext, args: { page?: number | null; per
   }
   const wanted = new Set<string>(verticals ?? VERTICAL_NAMES);
   const types = RECORD_TYPES.filter((type) => wanted.has(type.vertical));
-  const { hits, total, capped } = await searchRecords(context.db, { q, types, skip: paging.skip, take: paging.perPage });
+  const { hits, total, capped } = await searchRecords(context.db, {
+    q,
+    types,
+    skip: paging.skip,
+    take: paging.perPage,
+  });
   // Past CANDIDATE_CAP hits of a record type the total is a lower bound, flagged like an estimated total.
   return { nodes: hits, pageInfo: pageInfoSource(paging, async () => ({ total, isEstimate: capped })) };
 }
