@@ -15,8 +15,6 @@ export function recordIdFilter({ prefix }: IdCodec) {
     .refine((id) => id <= MAX_ID, `must be an id like ${prefix}_123`);
 }
 
-export const nonNegativeInt = z.number().int('must be an integer').min(0, 'must be 0 or more');
-
 export const nonNegativeNumber = z.number().min(0, 'must be 0 or more');
 
 export const percent = z.number().min(0, 'must be from 0 to 100').max(100, 'must be from 0 to 100');

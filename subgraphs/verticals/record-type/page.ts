@@ -32,8 +32,8 @@ export function relatedLimit(limit: number | null | undefined, fallback = 25): n
  * context is marked in its per-request map, which a client's context never carries.
  */
 const BULK_READ = 'verticals:bulk-read';
-export const CLIENT_CONNECTION_MAX = 100;
-export const BULK_CONNECTION_MAX = 5000;
+const CLIENT_CONNECTION_MAX = 100;
+const BULK_CONNECTION_MAX = 5000;
 
 export function markBulkRead(context: RequestContext): RequestContext {
   context.loaders.set(BULK_READ, true);

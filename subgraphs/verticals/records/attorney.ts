@@ -8,7 +8,7 @@ import type { RecordType } from '../record-type/define.ts';
 import { cityName, practiceArea, recordIdFilter } from '../record-type/filters.ts';
 import firms from './firm.ts';
 
-export const BAR_STATUSES = ['active', 'inactive', 'suspended'] as const;
+const BAR_STATUSES = ['active', 'inactive', 'suspended'] as const;
 const BarStatus = builder.enumType('BarStatus', { values: BAR_STATUSES });
 
 const Attorney = builder.prismaObject('Attorney', {

@@ -6,7 +6,7 @@ import type { RecordType } from '../record-type/define.ts';
 import { recordIdFilter } from '../record-type/filters.ts';
 import companies from './company.ts';
 
-export const SENIORITIES = ['c_level', 'vp', 'director', 'manager', 'staff'] as const;
+const SENIORITIES = ['c_level', 'vp', 'director', 'manager', 'staff'] as const;
 const Seniority = builder.enumType('Seniority', { values: SENIORITIES });
 
 const Contact = builder.prismaObject('Contact', {

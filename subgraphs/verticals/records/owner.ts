@@ -7,7 +7,7 @@ import type { RecordType } from '../record-type/define.ts';
 import { nonNegativeNumber } from '../record-type/filters.ts';
 import { relatedLimit } from '../record-type/page.ts';
 
-export const OWNER_TYPES = ['individual', 'llc', 'trust', 'corporation'] as const;
+const OWNER_TYPES = ['individual', 'llc', 'trust', 'corporation'] as const;
 const OwnerType = builder.enumType('OwnerType', { values: OWNER_TYPES });
 
 const Owner = builder.prismaObject('Owner', {

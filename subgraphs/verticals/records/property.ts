@@ -8,7 +8,7 @@ import type { RecordType } from '../record-type/define.ts';
 import { cityName, nonNegativeNumber, percent, recordIdFilter } from '../record-type/filters.ts';
 import owners from './owner.ts';
 
-export const PROPERTY_TYPES = ['single_family', 'condo', 'townhouse', 'multi_family', 'land', 'commercial'] as const;
+const PROPERTY_TYPES = ['single_family', 'condo', 'townhouse', 'multi_family', 'land', 'commercial'] as const;
 const PropertyType = builder.enumType('PropertyType', { values: PROPERTY_TYPES });
 
 const Property = builder.prismaObject('Property', {
