@@ -5,7 +5,7 @@
  */
 
 // Titles and suffixes that never distinguish one member from another.
-const HONORIFICS = new Set([
+export const HONORIFICS: ReadonlySet<string> = new Set([
   'hon',
   'honorable',
   'the',

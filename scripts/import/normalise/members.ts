@@ -1,4 +1,4 @@
-import { foldName } from '../../../subgraphs/markets/names.ts';
+import { HONORIFICS, foldName } from '../../../subgraphs/markets/names.ts';
 import { givenNameForms } from './nicknames.ts';
 
 /** A member as the matcher needs it (the `members` table's identity columns). */
@@ -13,35 +13,9 @@ export interface MemberIdentity {
   nameFolded: string;
 }
 
-// Words that are titles, degrees or suffixes in the disclosures' names ("Richard Dean Dr McCormick",
+// The titles and suffixes member search ignores, and the degrees disclosures add to names ("Richard Dean Dr McCormick",
 // "Neal Patrick MD, Facs Dunn", "David A Perdue , Jr").
-const NOT_A_NAME = new Set([
-  'hon',
-  'honorable',
-  'the',
-  'rep',
-  'representative',
-  'sen',
-  'senator',
-  'congressman',
-  'congresswoman',
-  'mr',
-  'mrs',
-  'ms',
-  'miss',
-  'dr',
-  'jr',
-  'sr',
-  'ii',
-  'iii',
-  'iv',
-  'md',
-  'phd',
-  'esq',
-  'facs',
-  'dds',
-  'cpa',
-]);
+const NOT_A_NAME = new Set([...HONORIFICS, 'facs', 'dds', 'cpa']);
 
 /** The words of a disclosed name, folded, without titles or suffixes (order kept). */
 export function nameWords(name: string): string[] {
