@@ -68,7 +68,7 @@ describe('POST /api/v1/leads', () => {
   it.each(RECORD_TYPES.map((type) => [type.table, type.ids.prefix, type.kind, type.vertical]))(
     'saves a record of %s under its vertical',
     async (table, prefix, type, vertical) => {
-      const recordId = await someId(table, prefix);
+      const recordId = await someId(table, prefix, 1); // offset 0 is the company the test above saves
       const response = await save({ record_id: recordId });
       expect(response.status).toBe(201);
       expect(response.body.data).toMatchObject({
