@@ -1,13 +1,14 @@
 import type { Prisma } from '../../../prisma/generated/client/client.ts';
 import { defineArguments } from '../../platform/arguments.ts';
 import type { ArgumentSpecs, ArgumentValues, DefinedArguments } from '../../platform/arguments.ts';
-import type { Plan } from '../../platform/context.ts';
+import type { Plan } from '../../platform/plans.ts';
 import type { Database } from '../../platform/database.ts';
 import { idCodec } from '../../platform/ids.ts';
 import type { IdCodec } from '../../platform/ids.ts';
 import type { SortOrder } from '../../platform/paging.ts';
 import type { Vertical } from '../verticals.ts';
 import { delegateOf } from '../../platform/model-delegate.ts';
+import { loadColumns } from './columns.ts';
 import { rangeRules } from './filters.ts';
 import { addRecordFields } from './graphql-fields.ts';
 
@@ -49,6 +50,8 @@ export interface RecordTypeDefinition<Filters extends ArgumentSpecs> {
   fieldPlans?: Record<string, Plan>;
   /** Record types this one points at (by the filter that names them): they are generated and loaded first. */
   references?: Record<string, string>;
+  /** API names of stored fields whose name in the API is not their snake_case name (`company: 'name'`). */
+  columnNames?: Record<string, string>;
 }
 
 /** A record type as the rest of the service uses it. */
@@ -69,6 +72,8 @@ export interface RecordType {
   plan: Plan;
   fieldPlans: Record<string, Plan>;
   references: Record<string, string>;
+  /** What a loader writes: API field name → Prisma field (record-type/columns.ts). */
+  columns: Record<string, string>;
   /** The list's filter arguments (GraphQL names). */
   filterNames: readonly string[];
   /** Filter arguments → a Prisma `where`, validated (a BadRequestError names the bad arguments). */
@@ -96,6 +101,7 @@ export function defineRecordType<Filters extends ArgumentSpecs>(definition: Reco
     plan: definition.plan,
     fieldPlans: definition.fieldPlans ?? {},
     references: definition.references ?? {},
+    columns: loadColumns(definition.model, definition.columnNames ?? {}),
     filterNames: filters.names,
     where: (args) => definition.where(filters.parse(args)),
     count: (db, where) => delegateOf(db, definition.model).count({ where }),

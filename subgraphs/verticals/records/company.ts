@@ -84,6 +84,13 @@ const companies: RecordType = defineRecordType({
   // A company is what market data (signals, trades, profiles) joins to: its own fields are open to every plan; its
   // decision makers are not.
   fieldPlans: { '*': 'analyst', contacts: 'professional' },
+  columnNames: {
+    company: 'name',
+    title: 'decisionMakerTitle',
+    email: 'decisionMakerEmail',
+    industry_code: 'industry',
+    industry: 'industryName',
+  },
 });
 
 export default companies;
