@@ -1,7 +1,5 @@
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer as createTcpServer } from 'node:net';
-import type { Server, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -15,6 +13,7 @@ import { createSubgraphServer as createMarkets } from '../../subgraphs/markets/s
 import { createSubgraphServer as createVerticals } from '../../subgraphs/verticals/server.ts';
 import { createTestDatabases } from '../support/databases.ts';
 import type { TestDatabases } from '../support/databases.ts';
+import { startSilentServer } from '../support/silent-server.ts';
 
 /**
  * The report download with verticals as its own service: the gateway checks the plan and forwards, the
@@ -24,8 +23,8 @@ const SECRET = 'a-shared-secret-of-the-gateway';
 const WORKER = { pollMs: 100, staleAfterMs: 1500, batchSize: 7 };
 const FILE_HEADERS = ['content-type', 'content-length', 'content-disposition'];
 
-const portOf = (app: FastifyInstance | Server) => {
-  const address = 'inject' in app ? app.server.address() : app.address();
+const portOf = (app: FastifyInstance) => {
+  const address = app.server.address();
   return typeof address === 'object' && address ? address.port : 0;
 };
 const urlOf = (port: number) => `http://127.0.0.1:${port}/graphql`;
@@ -183,19 +182,14 @@ describe('the report download with verticals as its own service', () => {
   });
 
   describe('a verticals service that accepts connections but never answers', () => {
-    let silent: Server;
-    const held = new Set<Socket>();
+    let silent: Awaited<ReturnType<typeof startSilentServer>>;
     beforeAll(async () => {
-      silent = createTcpServer((socket) => held.add(socket));
-      await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+      silent = await startSilentServer();
     });
-    afterAll(async () => {
-      for (const socket of held) socket.destroy();
-      await new Promise((resolve) => silent.close(resolve));
-    });
+    afterAll(() => silent.close());
 
     it('is cut off after SUBGRAPH_TIMEOUT_MS: 503 service_unavailable', async () => {
-      const app = await gatewayTo(urlOf(portOf(silent)), { subgraphTimeoutMs: 1_000 });
+      const app = await gatewayTo(urlOf(silent.port), { subgraphTimeoutMs: 1_000 });
       extra.push(app);
       const { key } = await newKey();
       const started = performance.now();

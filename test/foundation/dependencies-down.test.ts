@@ -1,5 +1,3 @@
-import { createServer as createTcpServer } from 'node:net';
-import type { Server, Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { createAccount, createApiKey } from '../../gateway/auth/api-keys.ts';
@@ -19,6 +17,7 @@ import { startPausableProxy } from '../support/pausable-proxy.ts';
 import type { PausableProxy } from '../support/pausable-proxy.ts';
 import { startTestRedis } from '../support/redis.ts';
 import type { TestRedis } from '../support/redis.ts';
+import { startSilentServer } from '../support/silent-server.ts';
 
 const SECRET = 'a-shared-secret-of-the-gateway';
 const SIGNALS = '{ signals(limit: 1) { nodes { id } } }';
@@ -216,21 +215,13 @@ describe('subgraph services reached by URL', () => {
   });
 
   describe('a subgraph that accepts connections but never answers', () => {
-    let silent: Server;
-    const held = new Set<Socket>();
+    let silent: Awaited<ReturnType<typeof startSilentServer>>;
 
     beforeAll(async () => {
-      silent = createTcpServer((socket) => held.add(socket));
-      await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+      silent = await startSilentServer();
     });
-    afterAll(async () => {
-      for (const socket of held) socket.destroy();
-      await new Promise((resolve) => silent.close(resolve));
-    });
-    const silentUrl = () => {
-      const address = silent.address();
-      return urlOf(typeof address === 'object' && address ? address.port : 0);
-    };
+    afterAll(() => silent.close());
+    const silentUrl = () => urlOf(silent.port);
 
     it('is cut off after SUBGRAPH_TIMEOUT_MS: 503 service_unavailable', async () => {
       const app = await gatewayTo(silentUrl(), { subgraphTimeoutMs: 1_000 });
