@@ -1,14 +1,20 @@
-import { refreshMarketRollups } from '../../subgraphs/markets/rollups.ts';
+import { MARKET_ROLLUPS, refreshMarketRollups } from '../../subgraphs/markets/rollups.ts';
 import type { Database } from '../../subgraphs/platform/database.ts';
+import { analyzeTables } from '../../subgraphs/platform/table-statistics.ts';
 import type { ImportCounts, ImportOptions } from './importer.ts';
 import { RejectLog } from './rejects.ts';
 import { IMPORTERS } from './sources/index.ts';
+import { existingTables, recordWrites } from './written-tables.ts';
 
 export interface ImportResult extends ImportCounts {
   source: string;
 }
 
-/** Runs one source's importer over its files against an open, migrated database. */
+/**
+ * Runs one source's importer over its files against an open, migrated database, then refreshes the market
+ * rollups and `ANALYZE`s every table the run wrote: the planner's estimates (list totals past
+ * EXACT_TOTAL_LIMIT, docs/api.md "Totals") must know the new rows, and PGlite has no autovacuum to get there.
+ */
 export async function runImport(
   db: Database,
   source: string,
@@ -18,9 +24,10 @@ export async function runImport(
   const importer = IMPORTERS.get(source);
   if (!importer) throw new Error(`unknown source "${source}"; sources: ${[...IMPORTERS.keys()].join(', ')}`);
   if (files.length === 0) throw new Error(`${source}: no files given (expected ${importer.describe})`);
-  const rejects = new RejectLog(db.sql);
+  const recording = recordWrites(db);
+  const rejects = new RejectLog(recording.db.sql);
   const counts = await importer.run(files, {
-    db,
+    db: recording.db,
     rejects,
     progress: options.progress ?? (() => undefined),
     now: options.now ?? new Date(),
@@ -29,6 +36,9 @@ export async function runImport(
   await rejects.flush();
   // The aggregate routes read rollups of signals and trades: bring them up to date with what was written.
   await refreshMarketRollups(db);
+  const analyzed = await existingTables(db.sql, [...recording.written, ...MARKET_ROLLUPS]);
+  await analyzeTables(db.sql, analyzed);
+  options.progress?.(`${source}: analyzed ${analyzed.join(', ')}`);
   if (rejects.byReason.size) {
     options.progress?.(
       `${source}: rejected ${[...rejects.byReason].map(([code, count]) => `${count} ${code}`).join(', ')}`,

@@ -1,0 +1,59 @@
+import type { SqlClient } from './database.ts';
+
+/**
+ * Planner statistics of a table (docs/api.md, "Totals"). A list's estimated `total` is only as good as the last
+ * `ANALYZE`: PGlite has no autovacuum, and a table imported or grown since its last `ANALYZE` has histograms that
+ * know nothing of the new rows (a `trade_date >= …` filter over freshly imported years is estimated from the
+ * default selectivity, a third of the table). Writers call `analyzeTables`; readers ask `statisticsAreStale`
+ * before trusting an estimate.
+ */
+
+/**
+ * Growth of the table's pages since its statistics were gathered past which they are stale: above autovacuum's
+ * default re-analyze point (10 % of the rows changed), so a PostgreSQL server keeping up with autovacuum never
+ * reaches it.
+ */
+export const STALE_GROWTH = 0.2;
+
+const quoteIdent = (name: string) => `"${name.replaceAll('"', '""')}"`;
+
+/** `ANALYZE` each table (bounded work: a sample of 30,000 rows per table at the default statistics target). */
+export async function analyzeTables(sql: SqlClient, tables: Iterable<string>): Promise<void> {
+  for (const table of new Set(tables)) await sql.query(`ANALYZE ${quoteIdent(table)}`);
+}
+
+interface StatisticsRow {
+  analyzed: boolean;
+  reltuples: number;
+  relpages: number;
+  pages: number;
+  modified: number;
+}
+
+/**
+ * Whether the planner's statistics of `table` are missing or out of date. Measured from the catalogs alone, so
+ * the answer is the same on PGlite (whose cumulative statistics, `pg_stat_user_tables`, are not kept up to
+ * date within its single session) and PostgreSQL:
+ * - never analyzed: no column statistics (`pg_stats`), or `reltuples` still -1;
+ * - grown: the table's pages now (`pg_relation_size`) exceed those of its last `ANALYZE`/`VACUUM` (`relpages`)
+ *   by more than `STALE_GROWTH`;
+ * - changed: rows inserted, updated or deleted since the last `ANALYZE` (`n_mod_since_analyze`, PostgreSQL's
+ *   counter) exceed `STALE_GROWTH` of the rows it saw.
+ */
+export async function statisticsAreStale(sql: SqlClient, table: string): Promise<boolean> {
+  const [row] = await sql.query<StatisticsRow>(
+    `SELECT EXISTS (SELECT 1 FROM pg_stats p WHERE p.schemaname = n.nspname AND p.tablename = c.relname) AS analyzed,
+            c.reltuples::float8 AS reltuples, c.relpages::float8 AS relpages,
+            (pg_relation_size(c.oid) / current_setting('block_size')::int)::float8 AS pages,
+            coalesce(s.n_mod_since_analyze, 0)::float8 AS modified
+       FROM pg_class c
+       JOIN pg_namespace n ON n.oid = c.relnamespace
+       LEFT JOIN pg_stat_user_tables s ON s.relid = c.oid
+      WHERE c.oid = to_regclass($1)`,
+    [quoteIdent(table)],
+  );
+  if (!row) return true; // no such table: nothing to trust
+  if (!row.analyzed || row.reltuples < 0) return true;
+  if (row.pages > row.relpages * (1 + STALE_GROWTH)) return true;
+  return row.modified > row.reltuples * STALE_GROWTH;
+}
