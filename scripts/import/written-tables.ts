@@ -10,7 +10,8 @@ import type { Database, SqlClient } from '../../subgraphs/platform/database.ts';
 // `INSERT INTO t`, `UPDATE t`, `DELETE FROM t`, anywhere in a statement (a `WITH … UPDATE` too); `ON CONFLICT …
 // DO UPDATE SET` and `FOR UPDATE` name no table and are skipped by the lookbehind. A name that still is not a
 // table is dropped when the runner resolves the names (to_regclass).
-const WRITE = /(?<!\bDO\s+|\bFOR\s+)\b(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+((?:"[^"]+"|[A-Za-z_][\w$]*)(?:\.(?:"[^"]+"|[A-Za-z_][\w$]*))?)/gi;
+const WRITE =
+  /(?<!\bDO\s+|\bFOR\s+)\b(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+((?:"[^"]+"|[A-Za-z_][\w$]*)(?:\.(?:"[^"]+"|[A-Za-z_][\w$]*))?)/gi;
 
 export function tablesWrittenBy(statement: string): string[] {
   return [...statement.matchAll(WRITE)].map((match) => match[1]!);
