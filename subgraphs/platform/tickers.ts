@@ -4,5 +4,8 @@
  * every API input (GraphQL arguments, and through them the REST routes) go through this function.
  */
 export function canonicalTicker(text: string): string {
-  return text.trim().toUpperCase().replace(/[./\s]+/g, '-');
+  return text
+    .trim()
+    .toUpperCase()
+    .replace(/[./\s]+/g, '-');
 }

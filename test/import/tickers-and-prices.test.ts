@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runImport } from '../../scripts/import/run.ts';
+import { tickerOfFile } from '../../scripts/import/sources/prices.ts';
+import { canonicalTicker } from '../../subgraphs/platform/tickers.ts';
 import type { ImportResult } from '../../scripts/import/run.ts';
 import { startTestService } from '../support/service.ts';
 import type { TestService } from '../support/service.ts';
@@ -8,6 +10,20 @@ import { REAL_FILES, SNAPSHOT_DAY } from './real-data.ts';
 
 /** The forms of one class share a client may type: all are BRK-B (docs/api.md "Ticker symbols"). */
 const BERKSHIRE_FORMS = ['BRK-B', 'BRK.B', 'brk.b', 'BRK/B'];
+
+describe('ticker forms', () => {
+  it('makes every spelling of a class share the dash form', () => {
+    expect(BERKSHIRE_FORMS.map(canonicalTicker)).toEqual(['BRK-B', 'BRK-B', 'BRK-B', 'BRK-B']);
+    expect(canonicalTicker(' aapl ')).toBe('AAPL');
+  });
+
+  it('reads a price file’s ticker from its name', () => {
+    expect(
+      ['/data/AAPL.US_D1.csv', 'BRK.B.US_D1.csv', 'msft.csv', 'nvda.us.txt', 'BF-B_daily.CSV'].map(tickerOfFile),
+    ).toEqual(['AAPL', 'BRK-B', 'MSFT', 'NVDA', 'BF-B']);
+    expect(() => tickerOfFile('prices/_D1.csv')).toThrow(/no ticker in the file name/);
+  });
+});
 
 /** S&P 500 profiles, daily prices and one ticker form, on the real files in test/fixtures/real. */
 describe('profiles, prices and ticker forms on the real files', () => {
@@ -39,7 +55,7 @@ describe('profiles, prices and ticker forms on the real files', () => {
   it('merges every S&P 500 constituent into a profile, and reports a re-import as skipped', async () => {
     expect(first.sp500).toMatchObject({ read: 503, rejected: 0 });
     // SEC's company_tickers.json lists nearly all of them first: those are updates, the rest inserts.
-    expect(first.sp500.inserted + first.sp500.updated).toBe(503);
+    expect(first.sp500!.inserted + first.sp500!.updated).toBe(503);
     expect(again.sp500).toMatchObject({ read: 503, inserted: 0, updated: 0, skipped: 503, rejected: 0 });
     const [profiles] = await sql(
       `SELECT count(*)::int AS n, count(*) FILTER (WHERE sector <> '' AND founded IS NOT NULL)::int AS full,
@@ -202,12 +218,9 @@ describe('profiles, prices and ticker forms on the real files', () => {
 
   it('still refuses what is not a ticker with a 400', async () => {
     for (const q of ['BRK..B', 'BRK-', '.B', 'ABCDEFGHIJK', 'BRK B']) {
-      expectError(
-        await service.request('GET', `/api/search?q=${encodeURIComponent(q)}`),
-        400,
-        'invalid_parameter',
-        ['q'],
-      );
+      expectError(await service.request('GET', `/api/search?q=${encodeURIComponent(q)}`), 400, 'invalid_parameter', [
+        'q',
+      ]);
     }
     expectError(await service.get('/api/congressional-trades?ticker=BRK%2F%2FB', key), 400, 'invalid_parameter', [
       'ticker',

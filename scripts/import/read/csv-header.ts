@@ -11,7 +11,10 @@ export function columnPositions<Field extends string>(
 ): Record<Field, number> {
   const folded = header.map(fold);
   const positions = {} as Record<Field, number>;
-  for (const [field, spec] of Object.entries(columns) as [Field, { headings: readonly string[]; optional?: boolean }][]) {
+  for (const [field, spec] of Object.entries(columns) as [
+    Field,
+    { headings: readonly string[]; optional?: boolean },
+  ][]) {
     const index = folded.findIndex((heading) => spec.headings.map(fold).includes(heading));
     if (index < 0 && !spec.optional)
       throw new Error(`${file}: no ${spec.headings.join(' or ')} column in "${header.join(',')}": not ${layout}`);
@@ -21,5 +24,8 @@ export function columnPositions<Field extends string>(
 }
 
 function fold(heading: string): string {
-  return heading.trim().toLowerCase().replace(/[\s_]+/g, ' ');
+  return heading
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_]+/g, ' ');
 }

@@ -11,7 +11,15 @@ import { convertOrReject } from '../rejects.ts';
 
 const PRICES_TABLE: UpsertTable = {
   table: 'daily_prices',
-  columns: { ticker: 'text', date: 'date', open: 'float8', high: 'float8', low: 'float8', close: 'float8', volume: 'int8' },
+  columns: {
+    ticker: 'text',
+    date: 'date',
+    open: 'float8',
+    high: 'float8',
+    low: 'float8',
+    close: 'float8',
+    volume: 'int8',
+  },
   key: ['ticker', 'date'],
 };
 
