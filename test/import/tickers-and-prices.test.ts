@@ -216,6 +216,27 @@ describe('profiles, prices and ticker forms on the real files', () => {
     expect((await service.get('/api/watchlist', watcher)).body.watchlist).toEqual([]);
   });
 
+  it('joins a federated company written BRK.B to the BRK-B market data', async () => {
+    // A verticals record keeps the ticker as it was entered; the markets side reads it in the stored form.
+    const [company] = await sql<{ id: number }>(
+      `INSERT INTO companies (name, industry, industry_name, revenue_usd, employees, state, city, website, ticker,
+                              founded_year, ai_score, decision_maker, decision_maker_title, decision_maker_email)
+       VALUES ('Berkshire Hathaway Inc.', 'insurance', 'Insurance', 1, 1, 'NE', 'Omaha', 'https://example.com',
+               'BRK.B', 1839, 50, '', '', '') RETURNING id`,
+    );
+    const data = await service.graphql(
+      `query ($id: String!) { company(id: $id) { ticker profile { ticker industry } congressionalTrades(limit: 50) { ticker } } }`,
+      { id: `b2b_${company!.id}` },
+      key,
+    );
+    const [trades] = await sql<{ n: number }>(
+      `SELECT least(count(*), 50)::int AS n FROM congressional_trades WHERE ticker = 'BRK-B' AND superseded_by_id IS NULL`,
+    );
+    expect(data.company.ticker).toBe('BRK.B');
+    expect(data.company.profile).toEqual({ ticker: 'BRK-B', industry: 'Multi-Sector Holdings' });
+    expect(data.company.congressionalTrades).toHaveLength(trades!.n);
+  });
+
   it('still refuses what is not a ticker with a 400', async () => {
     for (const q of ['BRK..B', 'BRK-', '.B', 'ABCDEFGHIJK', 'BRK B']) {
       expectError(await service.request('GET', `/api/search?q=${encodeURIComponent(q)}`), 400, 'invalid_parameter', [
