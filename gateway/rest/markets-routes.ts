@@ -14,10 +14,10 @@ const TRADE_FIELDS = `id member_name: memberName bioguide_id: bioguideId party c
   amount_range: amountRange amount_low: amountLow amount_high: amountHigh trade_date: tradeDate
   disclosure_date: disclosureDate disclosure_lag_days: disclosureLagDays late source filing_url: filingUrl`;
 
-const QUOTE_FIELDS = 'price changePct date previousClose previousDate';
+const QUOTE_FIELDS = 'price change changePct as_of: asOf date previousClose previousDate';
 
 const PROFILE_FIELDS =
-  'companyName sector industry marketCap ceo description website employees headquarters cik updatedAt';
+  'companyName sector industry marketCap ceo description website employees headquarters founded cik updatedAt';
 
 const YIELD_CURVE_FIELDS = `date y3m y2 y5 y10 y30 spread_2_10: spread2To10 inverted
   points { tenor_months: tenorMonths rate_pct: ratePct }`;
@@ -223,7 +223,7 @@ export const marketsRoutes: RestRoute[] = [
     operation: `query Enrich($ticker: String!) {
       companyProfile(ticker: $ticker) {
         ticker company_name: companyName sector industry market_cap: marketCap ceo description website employees
-        headquarters cik updated_at: updatedAt
+        headquarters founded cik updated_at: updatedAt
       }
     }`,
     params: { ticker: 'ticker' },

@@ -17,6 +17,10 @@ export interface UpsertTable {
   keep?: readonly string[];
   /** Columns written when still null and never changed afterwards (a first `fetched_at`). */
   fillOnly?: readonly string[];
+  /** Text columns written when still null or empty and never changed afterwards (a lower-precedence source). */
+  fillEmpty?: readonly string[];
+  /** A timestamp column (not among `columns`) set to now() when a stored row changes, not on unchanged rows. */
+  touch?: string;
   /**
    * When several records share a key (a filing listed once per filer), which one stands, whatever the order
    * they arrive in: an SQL condition over `t` (stored) and `EXCLUDED` (incoming) for rows already written, and
@@ -43,10 +47,16 @@ export async function upsertRows(
   const insertOnly = Object.entries(spec.insertOnly ?? {});
   const updatable = columns.filter((column) => !spec.key.includes(column) && !spec.keep?.includes(column));
   const recordType = columns.map((column) => `${column} ${spec.columns[column]}`).join(', ');
-  const incoming = (column: string) =>
-    spec.fillOnly?.includes(column) ? `COALESCE(t.${column}, EXCLUDED.${column})` : `EXCLUDED.${column}`;
+  const incoming = (column: string) => {
+    if (spec.fillOnly?.includes(column)) return `COALESCE(t.${column}, EXCLUDED.${column})`;
+    if (spec.fillEmpty?.includes(column))
+      return `CASE WHEN coalesce(t.${column}, '') = '' THEN EXCLUDED.${column} ELSE t.${column} END`;
+    return `EXCLUDED.${column}`;
+  };
+  const assignments = updatable.map((column) => `${column} = ${incoming(column)}`);
+  if (spec.touch) assignments.push(`${spec.touch} = now()`);
   const onConflict = updatable.length
-    ? `DO UPDATE SET ${updatable.map((column) => `${column} = ${incoming(column)}`).join(', ')}
+    ? `DO UPDATE SET ${assignments.join(', ')}
        WHERE (${updatable.map((column) => `t.${column}`).join(', ')}, NULL) IS DISTINCT FROM
              (${updatable.map(incoming).join(', ')}, NULL)${spec.prefer ? ` AND (${spec.prefer.sql})` : ''}`
     : 'DO NOTHING';

@@ -27,6 +27,8 @@ export interface ImportContext {
 export interface ImportOptions {
   /** Form 4: the accession number of the filing when the file name does not carry it. */
   accession?: string;
+  /** Prices: the ticker of the files when their names do not carry it. */
+  ticker?: string;
 }
 
 export interface Importer {

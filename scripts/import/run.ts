@@ -31,7 +31,7 @@ export async function runImport(
     rejects,
     progress: options.progress ?? (() => undefined),
     now: options.now ?? new Date(),
-    options: { accession: options.accession },
+    options: { accession: options.accession, ticker: options.ticker },
   });
   await rejects.flush();
   // The aggregate routes read rollups of signals and trades: bring them up to date with what was written.

@@ -8,13 +8,13 @@ import { runImport } from './run.ts';
 import { IMPORTERS } from './sources/index.ts';
 
 /**
- * npm run --silent import -- <source> <file...> [--database live|sandbox] [--accession <number>]
+ * npm run --silent import -- <source> <file...> [--database live|sandbox] [--accession <number>] [--ticker <symbol>]
  * npm run --silent import -- rejects <source> [--database live|sandbox]
  *
  * Progress goes to stderr; stdout gets one JSON line (the counts, or the rejects as JSON lines). cli.ts runs
  * it; with PGlite and a running server, the server runs it (scripts/commands/run.ts).
  */
-export const IMPORT_USAGE = `usage: import <source> <file...> [--database live|sandbox] [--accession <number>]
+export const IMPORT_USAGE = `usage: import <source> <file...> [--database live|sandbox] [--accession <number>] [--ticker <symbol>]
        import rejects <source> [--database live|sandbox]
 sources:
 ${[...IMPORTERS.values()].map((importer) => `  ${importer.source.padEnd(16)} ${importer.describe}`).join('\n')}`;
@@ -31,6 +31,7 @@ function prepare(argv: string[], output: CommandOutput): PreparedCommand | numbe
     options: {
       database: { type: 'string', default: 'live' },
       accession: { type: 'string' },
+      ticker: { type: 'string' },
     },
   });
   const [command, ...rest] = positionals;
@@ -46,7 +47,12 @@ function prepare(argv: string[], output: CommandOutput): PreparedCommand | numbe
   }
   // Absolute paths, so a server handed this command reads the files this command was given.
   const operands = command === 'rejects' ? rest : rest.map((file) => resolve(file));
-  const options = ['--database', mode, ...(values.accession === undefined ? [] : ['--accession', values.accession])];
+  const options = [
+    '--database',
+    mode,
+    ...(values.accession === undefined ? [] : ['--accession', values.accession]),
+    ...(values.ticker === undefined ? [] : ['--ticker', values.ticker]),
+  ];
   return {
     mode,
     argv: [command, ...operands, ...options],
@@ -60,6 +66,7 @@ function prepare(argv: string[], output: CommandOutput): PreparedCommand | numbe
       const started = Date.now();
       const result = await runImport(db, command, operands, {
         accession: values.accession,
+        ticker: values.ticker,
         progress: (message) => out.err(`${message}\n`),
       });
       out.err(`${command}: done in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);

@@ -19,6 +19,7 @@ export const MARKETS_PLAN_RULES: readonly PlanRule[] = [
       'CompanyProfile.website',
       'CompanyProfile.employees',
       'CompanyProfile.headquarters',
+      'CompanyProfile.founded',
       'CompanyProfile.cik',
       'CompanyProfile.updatedAt',
     ],

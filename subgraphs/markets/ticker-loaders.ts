@@ -4,10 +4,12 @@ import { loaderFor } from '../platform/context.ts';
 import type { RequestContext } from '../platform/context.ts';
 import { signalHistoryStart } from '../platform/plans.ts';
 import { utcDate } from '../platform/dates.ts';
+import { canonicalTicker } from '../platform/tickers.ts';
 
 /**
  * Per-request loaders of market data by ticker: every ticker asked for in one tick (the companies of a
- * federated response, a watchlist) costs one or two queries in all, never one per ticker.
+ * federated response, a watchlist) costs one or two queries in all, never one per ticker. Keys are made the
+ * stored form first: a federated company's ticker comes as the verticals record has it (`BRK.B`).
  */
 
 /** Latest `limit` signals per ticker, within the viewer's plan history. */
@@ -16,7 +18,8 @@ export function signalsByTicker(context: RequestContext, limit: number) {
     context,
     `markets:signalsByTicker:${limit}`,
     () =>
-      new DataLoader<string, Signal[]>(async (tickers) => {
+      new DataLoader<string, Signal[]>(async (keys) => {
+        const tickers = keys.map(canonicalTicker);
         const since = signalHistoryStart(context.viewer?.plan) ?? new Date(0);
         const rows = await context.db.sql.query<{ id: string }>(
           `SELECT s.id FROM unnest($1::text[]) AS t(ticker)
@@ -41,7 +44,8 @@ export function tradesByTicker(context: RequestContext, limit: number) {
     context,
     `markets:tradesByTicker:${limit}`,
     () =>
-      new DataLoader<string, CongressionalTrade[]>(async (tickers) => {
+      new DataLoader<string, CongressionalTrade[]>(async (keys) => {
+        const tickers = keys.map(canonicalTicker);
         const rows = await context.db.sql.query<{ id: string }>(
           `SELECT c.id FROM unnest($1::text[]) AS t(ticker)
          CROSS JOIN LATERAL (
@@ -64,21 +68,32 @@ export function profileByTicker(context: RequestContext) {
     context,
     'markets:profileByTicker',
     () =>
-      new DataLoader<string, CompanyProfile | null>(async (tickers) => {
-        const profiles = await context.db.prisma.companyProfile.findMany({ where: { ticker: { in: [...tickers] } } });
+      new DataLoader<string, CompanyProfile | null>(async (keys) => {
+        const tickers = keys.map(canonicalTicker);
+        const profiles = await context.db.prisma.companyProfile.findMany({ where: { ticker: { in: tickers } } });
         return tickers.map((ticker) => profiles.find((profile) => profile.ticker === ticker) ?? null);
       }),
   );
 }
 
-/** A price and its change from the previous stored close: the latest two daily prices. */
+/**
+ * A price and its change from the previous stored close: the latest two daily prices, never anything else
+ * (docs/api.md "Quotes").
+ */
 export interface Quote {
   ticker: string;
   price: number;
   date: Date;
   previousClose: number | null;
   previousDate: Date | null;
+  change: number | null;
   changePct: number | null;
+}
+
+/** Rounded to `places` decimals, so a difference of two stored prices carries no binary noise (0.1 + 0.2). */
+function rounded(value: number, places: number): number {
+  const scale = 10 ** places;
+  return Math.round(value * scale) / scale;
 }
 
 export function quoteByTicker(context: RequestContext) {
@@ -86,7 +101,8 @@ export function quoteByTicker(context: RequestContext) {
     context,
     'markets:quoteByTicker',
     () =>
-      new DataLoader<string, Quote | null>(async (tickers) => {
+      new DataLoader<string, Quote | null>(async (keys) => {
+        const tickers = keys.map(canonicalTicker);
         const rows = await context.db.sql.query<{ ticker: string; date: string; close: number }>(
           `SELECT p.ticker, p.date::text AS date, p.close FROM unnest($1::text[]) AS t(ticker)
          CROSS JOIN LATERAL (
@@ -105,8 +121,10 @@ export function quoteByTicker(context: RequestContext) {
             date: utcDate(latest.date),
             previousClose,
             previousDate: previous ? utcDate(previous.date) : null,
+            // Prices are stored to 4 decimals (the prices importer); the difference is rounded the same way.
+            change: previousClose === null ? null : rounded(price - previousClose, 4),
             // Rounded to hundredths of a percent, as quotes are shown.
-            changePct: previousClose ? Math.round(((price - previousClose) / previousClose) * 10_000) / 100 : null,
+            changePct: previousClose ? rounded(((price - previousClose) / previousClose) * 100, 2) : null,
           };
         });
       }),

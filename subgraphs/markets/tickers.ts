@@ -1,12 +1,16 @@
 import { z } from 'zod';
 import type { RequestContext } from '../platform/context.ts';
+import { canonicalTicker } from '../platform/tickers.ts';
 
-/** A ticker symbol as clients type it (any case, at most 10 characters), normalised to upper case. */
+/**
+ * A ticker symbol as clients type it (any case, at most 10 characters, a class share written `BRK.B`, `BRK-B` or
+ * `BRK/B`), made the stored form (`BRK-B`, docs/api.md "Ticker symbols").
+ */
 export const tickerSymbol = z
   .string()
   .max(10, 'must be at most 10 characters')
-  .regex(/^[A-Za-z][A-Za-z0-9.-]*$/, 'must be a ticker symbol such as AAPL')
-  .transform((value) => value.toUpperCase());
+  .regex(/^[A-Za-z][A-Za-z0-9]*(?:[./-][A-Za-z0-9]+)*$/, 'must be a ticker symbol such as AAPL or BRK.B')
+  .transform(canonicalTicker);
 
 /** A ticker the service knows: it has a profile, a price, a signal, a congressional trade or a company. */
 export async function isKnownTicker(context: RequestContext, ticker: string): Promise<boolean> {

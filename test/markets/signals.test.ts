@@ -179,7 +179,9 @@ describe('GET /api/search (no key)', () => {
     });
     expect(body.quote).toEqual({
       price: 110,
+      change: 10,
       changePct: 10,
+      as_of: isoDay(2),
       date: isoDay(2),
       previousClose: 100,
       previousDate: isoDay(3),
@@ -225,7 +227,7 @@ describe('GET /api/search (no key)', () => {
 
   it('a quote of one stored price has no change', async () => {
     const response = await service.request('GET', '/api/search?q=AAPL');
-    expect(response.body.quote).toMatchObject({ price: 201.5, changePct: null, previousClose: null });
+    expect(response.body.quote).toMatchObject({ price: 201.5, change: null, changePct: null, previousClose: null });
   });
 });
 

@@ -1,14 +1,15 @@
+import { canonicalTicker } from '../../../subgraphs/platform/tickers.ts';
+
 /**
- * Ticker symbols as the files write them, made one form. Class shares use SEC's dash form (`BRK-B`, as
- * company_tickers.json writes it): `BRK.B`, `BRK/B`, `BRK B` and `brk-b` all become `BRK-B`. A run of letters
- * with the class glued on (`BRKB`) becomes `BRK-B` only when `known` says so (it cannot be told from `BRKB`
- * the ticker otherwise).
+ * Ticker symbols as the files write them, made the API's one form (canonicalTicker): class shares in SEC's dash
+ * form, so `BRK.B`, `BRK/B`, `BRK B` and `brk-b` all become `BRK-B`. A run of letters with the class glued on
+ * (`BRKB`) becomes `BRK-B` only when `known` says so (it cannot be told from `BRKB` the ticker otherwise).
  */
 export function normaliseTicker(raw: string | null | undefined, known?: ReadonlySet<string>): string | null {
   const text = (raw ?? '').trim().toUpperCase().replace(/^\$/, '');
   // Placeholders: "--", "N/A", blanks. ("NA" is a real ticker: Nano Labs.)
   if (text === '' || /^(-+|N\/A|NULL)$/.test(text)) return null;
-  const ticker = text.replace(/[./\s]+/g, '-');
+  const ticker = canonicalTicker(text);
   if (!/^[A-Z0-9^][A-Z0-9^-]*$/.test(ticker) || ticker.length > 21) return null;
   if (known && !known.has(ticker) && /^[A-Z]{2,5}$/.test(ticker)) {
     const classShare = `${ticker.slice(0, -1)}-${ticker.slice(-1)}`;

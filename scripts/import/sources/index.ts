@@ -4,9 +4,11 @@ import { form4Importer } from './form4.ts';
 import { fredImporter } from './fred.ts';
 import { houseTradesImporter } from './house-trades.ts';
 import { membersImporter } from './members.ts';
+import { pricesImporter } from './prices.ts';
 import { secSubmissionsImporter } from './sec-submissions.ts';
 import { secTickersImporter } from './sec-tickers.ts';
 import { senateTradesImporter } from './senate-trades.ts';
+import { sp500ConstituentsImporter } from './sp500-constituents.ts';
 import { treasuryYieldsImporter } from './treasury-yields.ts';
 
 /** Every importer by its source name, in the order a full load runs them (members before trades, tickers first). */
@@ -14,6 +16,8 @@ export const IMPORTERS: ReadonlyMap<string, Importer> = new Map(
   [
     membersImporter,
     secTickersImporter,
+    sp500ConstituentsImporter,
+    pricesImporter,
     senateTradesImporter,
     houseTradesImporter,
     secSubmissionsImporter,

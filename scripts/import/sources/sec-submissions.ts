@@ -129,9 +129,14 @@ function describe(counts: ImportCounts): string {
   return `${counts.inserted} inserted, ${counts.updated} updated, ${counts.skipped} unchanged`;
 }
 
-/** The company's tickers get its CIK, name and SIC description (as industry) on their profiles. */
+/**
+ * The company's tickers get its CIK, name and SIC description (as industry) on their profiles. The SIC
+ * description only fills an empty industry: a GICS sub-industry (sp500-constituents) takes precedence, whichever
+ * ran first (docs/data-sources.md, "Company profiles").
+ */
 async function writeProfiles(sql: SqlClient, tickers: string[], cik: string, name: string, industry: string) {
-  const writer = new BatchWriter(sql, { ...PROFILE_TABLE, keep: ['sector', 'description'] }, emptyCounts());
+  const table = { ...PROFILE_TABLE, keep: ['sector', 'description'], fillEmpty: ['industry'] };
+  const writer = new BatchWriter(sql, table, emptyCounts());
   for (const raw of tickers) {
     const ticker = normaliseTicker(raw);
     if (ticker) await writer.add({ ticker, cik, company_name: name, sector: '', industry, description: '' });

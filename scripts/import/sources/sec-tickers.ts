@@ -9,13 +9,15 @@ import { convertOrReject } from '../rejects.ts';
 
 /**
  * The profile columns this file knows (ticker, CIK, name). Sector, industry and description are written empty on
- * a new profile and never overwritten: other sources (EDGAR submissions' SIC description) fill them.
+ * a new profile and never overwritten: other sources (sp500-constituents, EDGAR submissions' SIC description)
+ * fill them. `updated_at` moves only when a profile changes.
  */
 export const PROFILE_TABLE: UpsertTable = {
   table: 'company_profiles',
   columns: { ticker: 'text', cik: 'text', company_name: 'text', sector: 'text', industry: 'text', description: 'text' },
   key: ['ticker'],
   keep: ['sector', 'industry', 'description'],
+  touch: 'updated_at',
 };
 
 /** SEC company_tickers.json: `{"0": {"cik_str": 789019, "ticker": "MSFT", "title": "MICROSOFT CORP"}, …}`. */

@@ -17,6 +17,10 @@ export const CompanyProfile = builder.prismaObject('CompanyProfile', {
     website: t.exposeString('website', { nullable: true }),
     employees: t.exposeInt('employees', { nullable: true }),
     headquarters: t.exposeString('headquarters', { nullable: true }),
+    founded: t.exposeString('founded', {
+      nullable: true,
+      description: 'The founding year as the source writes it ("1902", "2013 (1888)").',
+    }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When the cached profile was last refreshed.' }),
   }),
 });

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "company_profiles" ADD COLUMN     "founded" TEXT;
