@@ -12,7 +12,8 @@ const SIGNAL_FIELDS = `id ticker company_name: companyName signal_type: signalTy
 const TRADE_FIELDS = `id member_name: memberName bioguide_id: bioguideId party chamber ticker
   asset_description: assetDescription asset_type: assetType trade_type: tradeType owner
   amount_range: amountRange amount_low: amountLow amount_high: amountHigh trade_date: tradeDate
-  disclosure_date: disclosureDate disclosure_lag_days: disclosureLagDays late source filing_url: filingUrl`;
+  disclosure_date: disclosureDate disclosure_lag_days: disclosureLagDays late source filing_url: filingUrl
+  committee_overlap: committeeOverlap overlapping_committees: overlappingCommittees`;
 
 const QUOTE_FIELDS = 'price change changePct as_of: asOf date previousClose previousDate';
 
@@ -100,9 +101,9 @@ export const marketsRoutes: RestRoute[] = [
     method: 'GET',
     path: '/api/congressional-trades',
     operation: `query CongressionalTrades($chamber: Chamber, $party: Party, $ticker: String, $tradeType: TradeType,
-      $member: String, $from: String, $to: String, $days: Int, $page: Int, $limit: Int) {
+      $member: String, $committee: String, $from: String, $to: String, $days: Int, $page: Int, $limit: Int) {
       congressionalTrades(chamber: $chamber, party: $party, ticker: $ticker, tradeType: $tradeType, member: $member,
-        from: $from, to: $to, days: $days, page: $page, limit: $limit) {
+        committee: $committee, from: $from, to: $to, days: $days, page: $page, limit: $limit) {
         nodes { ${TRADE_FIELDS} } ${PAGE_INFO}
       }
     }`,
@@ -112,6 +113,7 @@ export const marketsRoutes: RestRoute[] = [
       ticker: 'ticker',
       trade_type: 'tradeType',
       member: 'member',
+      committee: 'committee',
       from: 'from',
       to: 'to',
       days: 'days',

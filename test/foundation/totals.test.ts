@@ -126,6 +126,7 @@ describe('every list where, as SQL, selects what Prisma selects', () => {
         ),
     ],
     ['trades, member and days', 'CongressionalTrade', () => tradeWhere({ member: 'a', days: 3650 }, context)],
+    ['trades, committee', 'CongressionalTrade', () => tradeWhere({ committee: 'armed services', days: 3650 }, context)],
     ['trades, default window', 'CongressionalTrade', () => tradeWhere({}, context)],
   ];
 

@@ -11,6 +11,7 @@ import { isoDate } from '../../platform/dates.ts';
 import { disclosureLagDays, isLateDisclosure, parseAmountRange } from '../disclosure.ts';
 import { matchingTradeMemberNames, memberQuery } from '../member-match.ts';
 import { tickerSymbol } from '../tickers.ts';
+import { committeeMemberIds, committeeName } from '../committee-members.ts';
 import { Chamber, Party } from './member.ts';
 import { countTotal } from '../../platform/totals.ts';
 
@@ -67,6 +68,9 @@ const tradeFilterSpecs = {
   member: argument('String', memberQuery, {
     description: 'A partial name in either order: Pelosi, nancy pelosi, Pelosi, Nancy.',
   }),
+  committee: argument('String', committeeName, {
+    description: 'Trades by members who sit on this full committee, named as on a member (Armed Services).',
+  }),
   from: argument('String', isoDate, { description: 'Earliest trade date, YYYY-MM-DD.' }),
   to: argument('String', isoDate, { description: 'Latest trade date, YYYY-MM-DD.' }),
   days: argument('Int', z.number().int().min(1, 'must be from 1 to 3650').max(3650, 'must be from 1 to 3650'), {
@@ -100,6 +104,7 @@ export async function tradeWhere(args: object, context: RequestContext): Promise
   const filter = tradeFilter.parse(args);
   const days = filter.days ?? (filter.from || filter.to ? undefined : DEFAULT_TRADE_DAYS);
   const names = filter.member === undefined ? undefined : await matchingTradeMemberNames(context.db.sql, filter.member);
+  const seats = filter.committee === undefined ? undefined : await committeeMemberIds(context.db.sql, filter.committee);
   return {
     ...CURRENT_TRADES,
     ticker: filter.ticker,
@@ -107,6 +112,7 @@ export async function tradeWhere(args: object, context: RequestContext): Promise
     party: filter.party,
     tradeType: filter.tradeType,
     memberName: names && { in: names },
+    bioguideId: seats && { in: seats },
     tradeDate: { gte: days === undefined ? filter.from : daysAgo(days), lte: filter.to },
   };
 }
