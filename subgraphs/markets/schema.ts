@@ -11,6 +11,7 @@ import './types/macro.ts';
 import './types/briefing.ts';
 import './types/public-stats.ts';
 import './types/trade-summary.ts';
+import './types/company-links.ts';
 
 /** The markets subgraph: signals, congressional trades, tickers, watchlists, briefings and macro data. */
 export const marketsSchema = builder.toSubGraphSchema({ linkUrl: 'https://specs.apollo.dev/federation/v2.6' });

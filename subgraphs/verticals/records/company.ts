@@ -5,6 +5,7 @@ import { stateCode } from '../../platform/us-states.ts';
 import { builder } from '../builder.ts';
 import { defineRecordType } from '../record-type/define.ts';
 import type { RecordType } from '../record-type/define.ts';
+import { companyByTicker } from '../types/company-by-ticker.ts';
 
 const Company = builder.prismaObject('Company', {
   description: 'A business with its top decision maker; `contacts` lists all of them.',
@@ -32,12 +33,15 @@ const Company = builder.prismaObject('Company', {
   }),
 });
 
-// The markets subgraph extends Company with market data by its id.
+// The markets subgraph extends Company with market data by its id, and points at a company by its ticker (a
+// trade, signal or lead knows only the ticker): the second key resolves that reference (docs/design.md).
 builder.asEntity(Company, {
-  key: builder.selection<{ id: string }>('id'),
-  // Prisma batches findUnique calls made in the same tick, so N references cost one query.
-  resolveReference: ({ id }, context) =>
-    context.db.prisma.company.findUnique({ where: { id: companies.ids.parse(id) } }),
+  key: [builder.selection<{ id: string }>('id'), builder.selection<{ ticker: string }>('ticker')],
+  resolveReference: (reference, context) =>
+    'id' in reference
+      ? // Prisma batches findUnique calls made in the same tick, so N references cost one query.
+        context.db.prisma.company.findUnique({ where: { id: companies.ids.parse(reference.id) } })
+      : companyByTicker(context).load(reference.ticker),
 });
 
 const companies: RecordType = defineRecordType({
