@@ -124,3 +124,29 @@ describe('market records link to the verticals company by ticker', () => {
     expect(data.ticker).toEqual({ found: false, company: null });
   });
 });
+
+describe('the companies ticker filter', () => {
+  it('finds the companies with a ticker over REST and GraphQL, in any case', async () => {
+    const expected = await companyOf('NVDA');
+    const rest = await service.get('/api/v1/b2b/companies?ticker=nvda', key);
+    expect(rest.status).toBe(200);
+    const [row] = await service.databases.sandbox.sql.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM companies WHERE ticker = 'NVDA'`,
+    );
+    expect(rest.body.pagination.total).toBe(row!.n);
+    expect(rest.body.data.map((company: { id: string }) => company.id)).toContain(expected.id);
+    const data = await service.graphql(`query { companies(ticker: "NVDA") { nodes { id ticker } } }`, {}, key);
+    expect(data.companies.nodes).toEqual([{ id: expected.id, ticker: 'NVDA' }]);
+    const none = await service.get('/api/v1/b2b/companies?ticker=ZZZZ', key);
+    expect(none.body).toMatchObject({ data: [], pagination: { total: 0 } });
+  });
+
+  it('refuses a value that is no ticker', async () => {
+    for (const bad of ['A'.repeat(11), '1ABC', 'A B', "A'--"]) {
+      const response = await service.get(`/api/v1/b2b/companies?ticker=${encodeURIComponent(bad)}`, key);
+      expect(response.status, bad).toBe(400);
+      expect(JSON.stringify(response.body.details ?? response.body)).toContain('ticker');
+    }
+  });
+});
+
