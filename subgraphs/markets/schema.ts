@@ -3,6 +3,7 @@ import './types/company.ts';
 import './types/signal.ts';
 import './types/member.ts';
 import './types/congressional-trade.ts';
+import './types/insider-trade.ts';
 import './types/ticker.ts';
 import './types/company-profile.ts';
 import './types/convergence.ts';

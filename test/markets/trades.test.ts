@@ -28,6 +28,7 @@ const TRADE_KEYS = [
   'id',
   'late',
   'member_name',
+  'option_detail',
   'owner',
   'party',
   'source',

@@ -2,6 +2,7 @@ import { builder } from '../builder.ts';
 import { CompanyRef } from './company.ts';
 import { CongressionalTrade } from './congressional-trade.ts';
 import { ConvergenceLead } from './convergence.ts';
+import { InsiderTrade } from './insider-trade.ts';
 import { Signal } from './signal.ts';
 import { Ticker } from './ticker.ts';
 import { WatchlistEntry } from './watchlist.ts';
@@ -31,4 +32,7 @@ builder.objectField(ConvergenceLead, 'company', (t) =>
 );
 builder.objectField(WatchlistEntry, 'company', (t) =>
   t.field({ type: CompanyRef, nullable: true, description, resolve: (entry) => byTicker(entry.ticker) }),
+);
+builder.objectField(InsiderTrade, 'company', (t) =>
+  t.field({ type: CompanyRef, nullable: true, description, resolve: (trade) => byTicker(trade.ticker) }),
 );
