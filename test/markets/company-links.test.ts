@@ -149,4 +149,3 @@ describe('the companies ticker filter', () => {
     }
   });
 });
-

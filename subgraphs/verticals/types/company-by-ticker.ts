@@ -18,7 +18,9 @@ export function companyByTicker(context: RequestContext) {
           'SELECT min(id) AS id FROM companies WHERE ticker = ANY($1::text[]) GROUP BY ticker',
           [tickers],
         );
-        const companies = await context.db.prisma.company.findMany({ where: { id: { in: first.map((row) => row.id) } } });
+        const companies = await context.db.prisma.company.findMany({
+          where: { id: { in: first.map((row) => row.id) } },
+        });
         const byTicker = new Map(companies.map((company) => [company.ticker, company]));
         return tickers.map((ticker) => byTicker.get(ticker) ?? null);
       }),
