@@ -119,6 +119,21 @@ describe('market records link to the verticals company by ticker', () => {
     for (const signal of company.signals) expect(signal.ticker).toBe('MSFT');
   });
 
+  it('still extends companies without a ticker (private ones) with empty market data', async () => {
+    const data = await service.graphql(
+      `query { companies(sort: ID_ASC, perPage: 100, page: 2) { nodes { id ticker signals(limit: 1) { id } quote { price } market { ticker } } } }`,
+      {},
+      key,
+    );
+    const nodes = data.companies.nodes as { ticker: string | null; signals: unknown[]; quote: unknown }[];
+    const privateOnes = nodes.filter((company) => company.ticker === null);
+    expect(privateOnes.length).toBeGreaterThan(0);
+    for (const company of privateOnes) expect(company).toMatchObject({ signals: [], quote: null, market: null });
+    const listed = nodes.filter((company) => company.ticker !== null);
+    expect(listed.length).toBeGreaterThan(0);
+    for (const company of listed) expect(company).toMatchObject({ market: { ticker: company.ticker } });
+  });
+
   it('answers an unknown ticker’s company with null', async () => {
     const data = await service.graphql(`query { ticker(symbol: "ZZZZ") { found ${COMPANY} } }`, {}, key);
     expect(data.ticker).toEqual({ found: false, company: null });
