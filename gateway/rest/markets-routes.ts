@@ -10,10 +10,18 @@ const SIGNAL_FIELDS = `id ticker company_name: companyName signal_type: signalTy
   created_at: createdAt`;
 
 const TRADE_FIELDS = `id member_name: memberName bioguide_id: bioguideId party chamber ticker
-  asset_description: assetDescription asset_type: assetType trade_type: tradeType owner
+  asset_description: assetDescription asset_type: assetType option_detail: optionDetail trade_type: tradeType owner
   amount_range: amountRange amount_low: amountLow amount_high: amountHigh trade_date: tradeDate
   disclosure_date: disclosureDate disclosure_lag_days: disclosureLagDays late source filing_url: filingUrl
   committee_overlap: committeeOverlap overlapping_committees: overlappingCommittees`;
+
+const INSIDER_TRADE_FIELDS = `id ticker issuer_cik: issuerCik insider_name: insiderName insider_cik: insiderCik
+  insider_title: insiderTitle security_title: securityTitle derivative transaction_date: transactionDate
+  transaction_code: transactionCode shares price_per_share: pricePerShare acquired_disposed: acquiredDisposed
+  shares_owned_after: sharesOwnedAfter direct_ownership: directOwnership rule_10b5_1: rule10b51
+  accession_number: accessionNumber filing_url: filingUrl conversion_or_exercise_price: conversionOrExercisePrice
+  exercise_date: exerciseDate expiration_date: expirationDate underlying_security_title: underlyingSecurityTitle
+  underlying_shares: underlyingShares`;
 
 const QUOTE_FIELDS = 'price change changePct as_of: asOf date previousClose previousDate';
 
@@ -120,6 +128,27 @@ export const marketsRoutes: RestRoute[] = [
       ...PAGING,
     },
     respond: (data) => tradeList(data.congressionalTrades as OffsetPage<unknown>),
+  },
+  {
+    method: 'GET',
+    path: '/api/insider-trades',
+    operation: `query InsiderTrades($ticker: String, $insider: String, $transactionCode: String, $from: String,
+      $to: String, $page: Int, $limit: Int) {
+      insiderTrades(ticker: $ticker, insider: $insider, transactionCode: $transactionCode, from: $from, to: $to,
+        page: $page, limit: $limit) {
+        nodes { ${INSIDER_TRADE_FIELDS} } ${PAGE_INFO}
+      }
+    }`,
+    query: {
+      ticker: 'ticker',
+      insider: 'insider',
+      transaction_code: 'transactionCode',
+      from: 'from',
+      to: 'to',
+      ...PAGING,
+    },
+    // The congressional trades' list form: `{trades, total, page, pages, count}` (docs/api.md).
+    respond: (data) => tradeList(data.insiderTrades as OffsetPage<unknown>),
   },
   {
     method: 'GET',

@@ -25,7 +25,7 @@ export const MARKETS_PLAN_RULES: readonly PlanRule[] = [
     ],
   },
   {
-    feature: 'Signals, congressional trades, members, ticker search, watchlist, briefings, macro data',
+    feature: 'Signals, congressional and insider trades, members, ticker search, watchlist, briefings, macro data',
     plan: 'analyst',
     coordinates: [
       'Query.signals',
@@ -43,6 +43,13 @@ export const MARKETS_PLAN_RULES: readonly PlanRule[] = [
       'CongressionalTradePage.*',
       ...connectionTypes('Query', 'congressionalTradesConnection'),
       'CongressionalTradeSummary.*',
+      // Form 4 insider transactions: public filings like congressional trades, on the same plan.
+      'Query.insiderTrades',
+      'Query.insiderTradesConnection',
+      'Query.insiderTrade',
+      'InsiderTrade.*',
+      'InsiderTradePage.*',
+      ...connectionTypes('Query', 'insiderTradesConnection'),
       'MemberTradeActivity.*',
       'TickerTradeActivity.*',
       'Query.members',

@@ -100,6 +100,23 @@ describe('SEC, Treasury and FRED importers on the real files', () => {
       shares: 200000,
       price_per_share: 0,
     });
+    // Table II's terms: the exercise date is only a footnote in this filing, so it stays null.
+    const options = await sql(
+      `SELECT derivative, conversion_or_exercise_price, to_char(exercise_date, 'YYYY-MM-DD') AS exercise_date,
+              to_char(expiration_date, 'YYYY-MM-DD') AS expiration_date, underlying_security_title, underlying_shares
+         FROM insider_transactions ORDER BY derivative, sequence`,
+    );
+    expect(options[6]).toEqual({
+      derivative: true,
+      conversion_or_exercise_price: 8.88,
+      exercise_date: null,
+      expiration_date: '2029-08-26',
+      underlying_security_title: 'Class A Common Stock',
+      underlying_shares: 200000,
+    });
+    for (const stock of options.slice(0, 6)) {
+      expect(Object.values(stock).filter((value) => value !== null)).toEqual([false]);
+    }
     const signals = await sql(`SELECT * FROM signals WHERE ticker = 'SNOW'`);
     expect(signals.map((row) => row.signal_type)).toEqual(['insider_sell']);
     const sold = rows.filter((row) => row.transaction_code === 'S').reduce((total, row) => total + row.shares, 0);

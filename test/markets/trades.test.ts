@@ -29,6 +29,7 @@ const TRADE_KEYS = [
   'id',
   'late',
   'member_name',
+  'option_detail',
   'overlapping_committees',
   'owner',
   'party',

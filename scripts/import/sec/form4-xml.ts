@@ -32,6 +32,17 @@ export interface Form4Transaction {
   sharesOwnedAfter: number | null;
   directOwnership: boolean;
   rule10b51: boolean;
+  /** Table II (derivative) rows only: the contract's terms; null on Table I (stock) rows. */
+  option: Form4Option | null;
+}
+
+/** A derivative's terms as Table II gives them; each may be missing (a date often only as a footnote). */
+export interface Form4Option {
+  conversionOrExercisePrice: number | null;
+  exerciseDate: string | null;
+  expirationDate: string | null;
+  underlyingTitle: string | null;
+  underlyingShares: number | null;
 }
 
 type Node = Record<string, unknown>;
@@ -109,6 +120,18 @@ function transaction(
     sharesOwnedAfter: number(after.sharesOwnedFollowingTransaction),
     directOwnership: text(nature.directOrIndirectOwnership) !== 'I',
     rule10b51: planBox ?? notes.some((note) => /10b5-1/i.test(note)),
+    option: derivative ? optionTerms(node) : null,
+  };
+}
+
+function optionTerms(node: Node): Form4Option {
+  const underlying = (node.underlyingSecurity ?? {}) as Node;
+  return {
+    conversionOrExercisePrice: number(node.conversionOrExercisePrice),
+    exerciseDate: text(node.exerciseDate) || null,
+    expirationDate: text(node.expirationDate) || null,
+    underlyingTitle: text(underlying.underlyingSecurityTitle) || null,
+    underlyingShares: number(underlying.underlyingSecurityShares),
   };
 }
 

@@ -13,6 +13,7 @@ import type { Form4Document } from '../sec/form4-xml.ts';
 import { insiderSignals } from '../sec/insider-signal.ts';
 import { FILINGS_TABLE, SIGNALS_TABLE } from '../sec/tables.ts';
 import { convertOrReject } from '../rejects.ts';
+import { FORM4_TRANSACTION_CODES } from '../../../subgraphs/markets/form4-codes.ts';
 
 const TRANSACTIONS_TABLE: UpsertTable = {
   table: 'insider_transactions',
@@ -34,34 +35,17 @@ const TRANSACTIONS_TABLE: UpsertTable = {
     direct_ownership: 'boolean',
     rule_10b5_1: 'boolean',
     sequence: 'int',
+    conversion_or_exercise_price: 'float8',
+    exercise_date: 'date',
+    expiration_date: 'date',
+    underlying_security_title: 'text',
+    underlying_shares: 'float8',
   },
   key: ['accession_number', 'derivative', 'sequence'],
   insertOnly: { id: 'gen_random_uuid()' },
 };
 
-// Form 4 transaction codes (SEC Form 4 instructions, General Instruction 8).
-const CODES = new Set([
-  'P',
-  'S',
-  'V',
-  'A',
-  'D',
-  'F',
-  'I',
-  'M',
-  'C',
-  'E',
-  'H',
-  'O',
-  'X',
-  'G',
-  'L',
-  'W',
-  'Z',
-  'J',
-  'K',
-  'U',
-]);
+const CODES = new Set<string>(FORM4_TRANSACTION_CODES);
 
 /**
  * Form 4 XML documents (`ownershipDocument`, one filing per file; a Form 4 is a few kilobytes, so each file is
@@ -128,6 +112,12 @@ export const form4Importer: Importer = {
               direct_ownership: row.directOwnership,
               rule_10b5_1: row.rule10b51,
               sequence: row.sequence,
+              conversion_or_exercise_price: row.option?.conversionOrExercisePrice ?? null,
+              // A date Table II gives only as a footnote ("exercisable in monthly installments") stays null.
+              exercise_date: optionalDate(row.option?.exerciseDate, 'exerciseDate'),
+              expiration_date: optionalDate(row.option?.expirationDate, 'expirationDate'),
+              underlying_security_title: row.option?.underlyingTitle ?? null,
+              underlying_shares: row.option?.underlyingShares ?? null,
             };
           },
           context.rejects,
@@ -146,6 +136,10 @@ export const form4Importer: Importer = {
     return counts;
   },
 };
+
+function optionalDate(text: string | null | undefined, field: string): string | null {
+  return text ? parseDate(text, field) : null;
+}
 
 async function writeFilingAndSignals(
   document: Form4Document,

@@ -34,6 +34,10 @@ export const CongressionalTrade = builder.prismaObject('CongressionalTrade', {
     ticker: t.exposeString('ticker', { nullable: true }),
     assetDescription: t.exposeString('assetDescription'),
     assetType: t.exposeString('assetType'),
+    optionDetail: t.exposeString('optionDetail', {
+      nullable: true,
+      description: 'An option trade’s contract as disclosed (call/put, strike, expiry); null for other assets.',
+    }),
     tradeType: t.field({ type: TradeType, resolve: (trade) => trade.tradeType as typeof TradeType.$inferType }),
     owner: t.exposeString('owner', { description: 'self, spouse, joint or dependent.' }),
     amountRange: t.exposeString('amountRange', {

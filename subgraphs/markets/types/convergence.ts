@@ -20,7 +20,7 @@ const ScoreBreakdown = builder.objectRef<Lead['scoreBreakdown']>('ConvergenceSco
   }),
 });
 
-const ConvergenceLead = builder.objectRef<Lead>('ConvergenceLead').implement({
+export const ConvergenceLead = builder.objectRef<Lead>('ConvergenceLead').implement({
   description: 'A ticker bought by members of Congress in the last 90 days that also has signals of the last 30 days.',
   fields: (t) => ({
     ticker: t.exposeString('ticker'),

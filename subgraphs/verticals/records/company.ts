@@ -5,6 +5,14 @@ import { stateCode } from '../../platform/us-states.ts';
 import { builder } from '../builder.ts';
 import { defineRecordType } from '../record-type/define.ts';
 import type { RecordType } from '../record-type/define.ts';
+import { companyByTicker } from '../types/company-by-ticker.ts';
+
+/** A ticker as stored (upper case, SEC dash form such as BRK-B): the link to market data. */
+const listedTicker = z
+  .string()
+  .max(10, 'must be at most 10 characters')
+  .regex(/^[A-Za-z][A-Za-z0-9.-]*$/, 'must be a ticker symbol such as AAPL')
+  .transform((value) => value.toUpperCase());
 
 const Company = builder.prismaObject('Company', {
   description: 'A business with its top decision maker; `contacts` lists all of them.',
@@ -32,12 +40,15 @@ const Company = builder.prismaObject('Company', {
   }),
 });
 
-// The markets subgraph extends Company with market data by its id.
+// The markets subgraph extends Company with market data by its id, and points at a company by its ticker (a
+// trade, signal or lead knows only the ticker): the second key resolves that reference (docs/design.md).
 builder.asEntity(Company, {
-  key: builder.selection<{ id: string }>('id'),
-  // Prisma batches findUnique calls made in the same tick, so N references cost one query.
-  resolveReference: ({ id }, context) =>
-    context.db.prisma.company.findUnique({ where: { id: companies.ids.parse(id) } }),
+  key: [builder.selection<{ id: string }>('id'), builder.selection<{ ticker: string }>('ticker')],
+  resolveReference: (reference, context) =>
+    'id' in reference
+      ? // Prisma batches findUnique calls made in the same tick, so N references cost one query.
+        context.db.prisma.company.findUnique({ where: { id: companies.ids.parse(reference.id) } })
+      : companyByTicker(context).load(reference.ticker),
 });
 
 const companies: RecordType = defineRecordType({
@@ -56,8 +67,16 @@ const companies: RecordType = defineRecordType({
     ),
     state: argument('String', stateCode),
     minScore: argument('Int', z.number().int().min(0, 'must be from 0 to 100').max(100, 'must be from 0 to 100')),
+    ticker: argument('String', listedTicker, {
+      description: 'The company’s stock ticker in any case, e.g. AAPL or BRK-B (exact match).',
+    }),
   },
-  where: (filter) => ({ industry: filter.industry, state: filter.state, aiScore: { gte: filter.minScore } }),
+  where: (filter) => ({
+    industry: filter.industry,
+    state: filter.state,
+    aiScore: { gte: filter.minScore },
+    ticker: filter.ticker,
+  }),
   sorts: {
     ai_score: 'aiScore',
     revenue: 'revenueUsd',
