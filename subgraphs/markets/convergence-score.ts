@@ -7,7 +7,7 @@
  *   members    2 × log2(members): one member 0, two 2, four 4 (several members agreeing);
  *   signals    2 × tone × log2(1 + signals), tone = (bullish − bearish + ¼ neutral) / signals, from −1 to 1;
  *   score      100 / (1 + e^(−(points − 7) / 3.5)), one decimal.
- * The curve never reaches 100 (it takes 25.5 points to round to 99.5) nor 0, so leads stay apart at both ends; a ticker
+ * The curve never reaches 100 (it takes 33.6 points to show 100.0) nor 0, so leads stay apart at both ends; a ticker
  * whose signals lean bearish loses points instead of adding none. Ordered by the unrounded score, then dollars,
  * purchases and signals (descending), then ticker.
  * The service aggregates the same parts in SQL (convergence-query.ts) and scores them here; a test holds the two
