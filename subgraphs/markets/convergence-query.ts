@@ -51,23 +51,14 @@ export async function newestTradeDate(db: Database): Promise<Date | null> {
 const SIGNALS_FROM = `($3::timestamptz AT TIME ZONE 'UTC')`;
 const SIGNALS_IN_WINDOW = `x.created_at >= ${SIGNALS_FROM} AND ($4::date IS NULL OR x.created_at < $4::date)`;
 const PURCHASES = `t.superseded_by_id IS NULL AND t.trade_type = 'purchase' AND t.trade_date BETWEEN $1::date AND $2::date`;
-const MIDPOINT_SUM = `sum(coalesce(t.amount_low, ${CONVERGENCE_SCORE.unknownAmount}) + coalesce(t.amount_high, t.amount_low, ${CONVERGENCE_SCORE.unknownAmount}))::float8 / 2`;
+// Twice the midpoints (low + high), summed exactly as doubles of whole dollars, halved per ticker.
+const AMOUNT_SUM = `sum(coalesce(t.amount_low, ${CONVERGENCE_SCORE.unknownAmount}) + coalesce(t.amount_high, t.amount_low, ${CONVERGENCE_SCORE.unknownAmount}))::float8`;
 
 /**
- * Per ticker bought in the window, what the score is computed from. Purchases are read from the table (through
- * the partial index of migration convergence_purchases): a window that ends before the newest data cannot be
- * answered from each member's latest purchase (market_ticker_members). Signals come from the market rollups by
- * whole day, the first, partial day (a plan's history starts mid-day) from the signals themselves.
+ * Per ticker bought in the window, what the score is computed from. Signals come from the market rollups by whole
+ * day, the first, partial day (a plan's history starts mid-day) from the signals themselves.
  */
-const EVIDENCE_SQL = `
-  WITH buys AS (
-    SELECT t.ticker, count(*)::int AS buys,
-           count(DISTINCT coalesce(t.bioguide_id, 'name:' || t.member_name))::int AS members,
-           ${MIDPOINT_SUM} AS amount,
-           min(t.trade_date)::text AS first_date, max(t.trade_date)::text AS last_date
-      FROM congressional_trades t
-     WHERE ${PURCHASES} AND t.ticker <> ''
-     GROUP BY t.ticker),
+const SIGNAL_COUNTS = `
   signal_counts AS (
     SELECT s.ticker, sum(s.signals)::int AS signals, sum(s.bullish)::int AS bullish, sum(s.neutral)::int AS neutral
       FROM (SELECT d.ticker, d.signals, d.bullish, d.neutral FROM market_signal_days d
@@ -81,6 +72,48 @@ const EVIDENCE_SQL = `
              WHERE x.created_at >= ${SIGNALS_FROM} AND x.created_at < least(${SIGNALS_FROM}::date + 1, $4::date)) s
      GROUP BY s.ticker)
   SELECT b.*, c.signals, c.bullish, c.neutral FROM buys b JOIN signal_counts c USING (ticker)`;
+
+/**
+ * A window through the newest purchase: purchases per ticker and day (market_purchase_days), and the members whose
+ * latest purchase of the ticker is on or after `from` (market_ticker_members), exact when none is later than `to`.
+ */
+const EVIDENCE_THROUGH_NEWEST_SQL = `
+  WITH buys AS (
+    SELECT d.ticker, sum(d.purchases)::int AS buys, m.members, sum(d.amount2) / 2 AS amount,
+           min(d.trade_date)::text AS first_date, max(d.trade_date)::text AS last_date
+      FROM market_purchase_days d
+      JOIN (SELECT ticker, count(*)::int AS members FROM market_ticker_members
+             WHERE last_purchase_date >= $1::date GROUP BY ticker) m USING (ticker)
+     WHERE d.trade_date BETWEEN $1::date AND $2::date
+     GROUP BY d.ticker, m.members),
+  ${SIGNAL_COUNTS}`;
+
+/**
+ * A window that ends before the newest purchase (`as_of`): a member's latest purchase may fall after it, so the
+ * window's purchases are read from the partial index of migration convergence_purchases, index-only.
+ */
+const EVIDENCE_OF_PURCHASES_SQL = `
+  WITH bought AS (
+    -- Per ticker and member first: hash aggregates, where count(DISTINCT member) would sort every purchase.
+    SELECT t.ticker, coalesce(t.bioguide_id, 'name:' || t.member_name) AS member, count(*) AS buys,
+           ${AMOUNT_SUM} AS amount, min(t.trade_date) AS first_date, max(t.trade_date) AS last_date
+      FROM congressional_trades t
+     WHERE ${PURCHASES} AND t.ticker <> ''
+     GROUP BY 1, 2),
+  buys AS (
+    SELECT ticker, sum(buys)::int AS buys, count(*)::int AS members, sum(amount) / 2 AS amount,
+           min(first_date)::text AS first_date, max(last_date)::text AS last_date
+      FROM bought GROUP BY ticker),
+  ${SIGNAL_COUNTS}`;
+
+/** The newest purchase date in force, from the end of the partial purchases index. */
+async function newestPurchaseDate(db: Database): Promise<Date | null> {
+  const [row] = await db.sql.query<{ newest: string | null }>(
+    `SELECT max(trade_date)::text AS newest FROM congressional_trades
+      WHERE superseded_by_id IS NULL AND trade_type = 'purchase'`,
+  );
+  return row?.newest ? utcDate(row.newest) : null;
+}
 
 /** Names and evidence of the chosen tickers ($5): only they leave the database with their rows. */
 const DETAIL_SQL = `
@@ -115,7 +148,12 @@ export async function convergenceLeadsFromDatabase(db: Database, window: Converg
   ];
   // A plan history that starts after the window ends leaves no signal to count.
   if (window.signalsUntil && window.signalsFrom >= window.signalsUntil) return [];
-  const rows = await db.sql.query<EvidenceRow>(EVIDENCE_SQL, bounds);
+  const newest = await newestPurchaseDate(db);
+  const throughNewest = !newest || newest <= window.to;
+  const rows = await db.sql.query<EvidenceRow>(
+    throughNewest ? EVIDENCE_THROUGH_NEWEST_SQL : EVIDENCE_OF_PURCHASES_SQL,
+    bounds,
+  );
   const chosen = rows
     .map((row) => {
       const evidence: LeadEvidence = {

@@ -201,6 +201,11 @@ describe('convergence leads in SQL', () => {
 
   it('counts nothing after the last day of an as_of window, and nothing before its first', async () => {
     const [, past] = await windows();
+    // Purchases after the window's end: the route reads the window's purchases, not each member's latest.
+    const [newest] = await db.sql.query<{ newest: string }>(
+      `SELECT max(trade_date)::text AS newest FROM congressional_trades WHERE superseded_by_id IS NULL AND trade_type = 'purchase'`,
+    );
+    expect(newest!.newest > past!.to.toISOString().slice(0, 10)).toBe(true);
     const leads = await convergenceLeadsFromDatabase(db, past!);
     expect(leads.length).toBeGreaterThan(0);
     for (const lead of leads) {

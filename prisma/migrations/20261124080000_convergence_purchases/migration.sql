@@ -1,7 +1,7 @@
--- Convergence leads read the purchases in force of a window (hand-written: Prisma cannot express partial indexes or
--- INCLUDE). A window may end before the newest data (`as_of`), which each member's latest purchase
--- (market_ticker_members) cannot answer, so the window's purchases are read from this index alone: trade date
--- first for the range, then what the score counts (ticker, member, amount bounds), index-only.
+-- Convergence leads of a window that ends before the newest purchase (`as_of`) read the window's purchases in force
+-- (hand-written: Prisma cannot express partial indexes or INCLUDE): each member's latest purchase
+-- (market_ticker_members) cannot answer such a window, so they are read from this index alone: trade date first
+-- for the range, then what the score counts (ticker, member, amount bounds), index-only.
 CREATE INDEX "congressional_trades_current_purchases_idx"
   ON "congressional_trades" ("trade_date", "ticker")
   INCLUDE ("bioguide_id", "member_name", "amount_low", "amount_high")
