@@ -204,19 +204,26 @@ export const marketsRoutes: RestRoute[] = [
   {
     method: 'GET',
     path: '/api/leads/convergence',
-    operation: `query ConvergenceLeads($limit: Int) {
-      convergenceLeads(limit: $limit) {
-        ticker company_name: companyName congress_buys: congressBuys total_signals: totalSignals
-        bullish_signals: bullishSignals congress_members: congressMembers score
-        score_breakdown: scoreBreakdown { members purchases signals }
-        first_purchase_date: firstPurchaseDate last_purchase_date: lastPurchaseDate last_signal_at: lastSignalAt
-        purchases { id member_name: memberName bioguide_id: bioguideId party chamber trade_date: tradeDate
-          disclosure_date: disclosureDate amount_range: amountRange }
-        signals { id signal_type: signalType sentiment materiality_score: materialityScore created_at: createdAt ai_summary: aiSummary }
+    operation: `query Convergence($limit: Int, $days: Int, $asOf: String) {
+      convergence(limit: $limit, days: $days, asOf: $asOf) {
+        window { from to days basis signals_from: signalsFrom signals_until: signalsUntil }
+        leads {
+          ticker company_name: companyName congress_buys: congressBuys total_signals: totalSignals
+          bullish_signals: bullishSignals bearish_signals: bearishSignals purchase_amount: purchaseAmount
+          congress_members: congressMembers score score_breakdown: scoreBreakdown { members purchases signals }
+          first_purchase_date: firstPurchaseDate last_purchase_date: lastPurchaseDate last_signal_at: lastSignalAt
+          purchases { id member_name: memberName bioguide_id: bioguideId party chamber trade_date: tradeDate
+            disclosure_date: disclosureDate amount_range: amountRange amount_low: amountLow amount_high: amountHigh }
+          signals { id signal_type: signalType sentiment materiality_score: materialityScore created_at: createdAt ai_summary: aiSummary }
+        }
       }
     }`,
-    query: { limit: 'limit' },
-    respond: (data) => ({ leads: data.convergenceLeads }),
+    query: { limit: 'limit', days: 'days', as_of: 'asOf' },
+    // The documented `{leads}`, with the window the leads were counted over beside it.
+    respond: (data) => {
+      const { window, leads } = data.convergence as { window: unknown; leads: unknown };
+      return { leads, window };
+    },
   },
   {
     method: 'GET',

@@ -1,124 +1,201 @@
 import type { CongressionalTrade as TradeRow, Signal as SignalRow } from '../../prisma/generated/client/client.ts';
 import type { Database } from '../platform/database.ts';
 import { utcDate } from '../platform/dates.ts';
-import { CONVERGENCE_WEIGHTS } from './convergence-score.ts';
-import type { ConvergenceLead } from './convergence-score.ts';
+import { CONVERGENCE_SCORE, compareLeads, convergenceScore } from './convergence-score.ts';
+import type { ConvergenceLead, LeadEvidence } from './convergence-score.ts';
 
 /** Purchases and signals listed as each lead's evidence: the newest of each (the counts cover them all). */
 export const CONVERGENCE_EVIDENCE_LIMIT = 10;
 
 export interface ConvergenceWindow {
-  /** First trade date of a counted purchase (midnight UTC). */
-  purchasesFrom: Date;
-  /** First instant of a counted signal. */
+  /** First and last trade date of a counted purchase (midnight UTC, both inclusive). */
+  from: Date;
+  to: Date;
+  /** First instant of a counted signal: `from`, or the start of the caller's signal history when later. */
   signalsFrom: Date;
+  /** Midnight after the last day of counted signals; null: through the newest signal. */
+  signalsUntil: Date | null;
   limit: number;
 }
 
-interface LeadRow {
+interface EvidenceRow {
   ticker: string;
   buys: number;
   members: number;
-  names: string[];
+  amount: number;
   signals: number;
   bullish: number;
-  members_points: number;
-  purchase_points: number;
-  signal_points: number;
+  neutral: number;
   first_date: string;
   last_date: string;
+}
+
+interface DetailRow {
+  ticker: string;
   company_name: string;
   last_signal_at: string;
+  names: string[];
   purchase_ids: string[];
   signal_ids: string[];
 }
 
-const w = CONVERGENCE_WEIGHTS;
-const signalPoints = `(${Object.entries(w.perSignal)
-  .map(([sentiment, points]) => `c.${sentiment.toLowerCase()} * ${points}`)
-  .join(' + ')})`;
+/** The newest trade date in force (amended trades left out), or null without trades. */
+export async function newestTradeDate(db: Database): Promise<Date | null> {
+  const [row] = await db.sql.query<{ newest: string | null }>(
+    'SELECT max(trade_date)::text AS newest FROM congressional_trades WHERE superseded_by_id IS NULL',
+  );
+  return row?.newest ? utcDate(row.newest) : null;
+}
+
+// $1 from, $2 to (dates) of the purchases; $3 the first instant of a signal, $4 the day signals end before (or null).
+const SIGNALS_FROM = `($3::timestamptz AT TIME ZONE 'UTC')`;
+const SIGNALS_IN_WINDOW = `x.created_at >= ${SIGNALS_FROM} AND ($4::date IS NULL OR x.created_at < $4::date)`;
+const PURCHASES = `t.superseded_by_id IS NULL AND t.trade_type = 'purchase' AND t.trade_date BETWEEN $1::date AND $2::date`;
+// Twice the midpoints (low + high), summed exactly as doubles of whole dollars, halved per ticker.
+const AMOUNT_SUM = `sum(coalesce(t.amount_low, ${CONVERGENCE_SCORE.unknownAmount}) + coalesce(t.amount_high, t.amount_low, ${CONVERGENCE_SCORE.unknownAmount}))::float8`;
 
 /**
- * The scoring rule of convergence-score.ts in SQL, over the market rollups (migration market_rollups): purchases
- * per ticker and day, each member's latest purchase of each ticker, signals per ticker and day. The first,
- * partial day of the signal window is counted from the signals themselves. Only the best `limit` tickers
- * leave the database, with the ids of their newest evidence.
+ * Per ticker bought in the window, what the score is computed from. Signals come from the market rollups by whole
+ * day, the first, partial day (a plan's history starts mid-day) from the signals themselves.
  */
-const SIGNALS_FROM = `($2::timestamptz AT TIME ZONE 'UTC')`;
-
-const LEADS_SQL = `
-  WITH buys AS (
-    SELECT d.ticker, sum(d.purchases)::int AS buys, min(d.trade_date) AS first_date, max(d.trade_date) AS last_date
-      FROM market_trade_days d
-     WHERE d.trade_date >= $1::date AND d.purchases > 0 AND d.ticker <> ''
-     GROUP BY d.ticker),
-  buyers AS (
-    SELECT m.ticker, count(*)::int AS members FROM market_ticker_members m WHERE m.last_purchase_date >= $1::date GROUP BY m.ticker),
+const SIGNAL_COUNTS = `
   signal_counts AS (
-    SELECT s.ticker, sum(s.signals)::int AS signals, sum(s.bullish)::int AS bullish, sum(s.neutral)::int AS neutral,
-           sum(s.signals - s.bullish - s.neutral)::int AS bearish
+    SELECT s.ticker, sum(s.signals)::int AS signals, sum(s.bullish)::int AS bullish, sum(s.neutral)::int AS neutral
       FROM (SELECT d.ticker, d.signals, d.bullish, d.neutral FROM market_signal_days d
-             WHERE d.day > ${SIGNALS_FROM}::date AND d.ticker IN (SELECT ticker FROM buys)
+             WHERE d.day > ${SIGNALS_FROM}::date AND d.day < coalesce($4::date, 'infinity')
+               AND d.ticker IN (SELECT ticker FROM buys)
             UNION ALL
             -- Per ticker, so the (ticker, created_at, ..., sentiment) index answers it without the table.
             SELECT p.ticker, 1, (x.sentiment = 'BULLISH')::int, (x.sentiment = 'NEUTRAL')::int
               FROM buys p JOIN signals x ON x.ticker = p.ticker
-             WHERE x.created_at >= ${SIGNALS_FROM} AND x.created_at < ${SIGNALS_FROM}::date + 1) s
-     GROUP BY s.ticker),
-  scored AS (
-    SELECT t.*, least(t.members * ${w.perMember}, ${w.maxMembers}) AS members_points,
-           least(t.buys * ${w.perPurchase}, ${w.maxPurchases}) AS purchase_points,
-           least(t.points, ${w.maxSignals}) AS signal_points
-      FROM (SELECT p.*, m.members, c.signals, c.bullish, ${signalPoints} AS points
-              FROM buys p JOIN buyers m USING (ticker) JOIN signal_counts c USING (ticker)) t),
-  top AS (
-    SELECT *, members_points + purchase_points + signal_points AS score FROM scored
-     ORDER BY members_points + purchase_points + signal_points DESC, buys DESC, signals DESC, ticker COLLATE "C"
-     LIMIT $3)
-  SELECT top.ticker, top.buys, top.members, top.signals, top.bullish, top.members_points, top.purchase_points,
-         top.signal_points, top.first_date::text, top.last_date::text, latest.company_name,
+             -- least() skips a null $4.
+             WHERE x.created_at >= ${SIGNALS_FROM} AND x.created_at < least(${SIGNALS_FROM}::date + 1, $4::date)) s
+     GROUP BY s.ticker)
+  SELECT b.*, c.signals, c.bullish, c.neutral FROM buys b JOIN signal_counts c USING (ticker)`;
+
+/**
+ * A window through the newest purchase: purchases per ticker and day (market_purchase_days), and the members whose
+ * latest purchase of the ticker is on or after `from` (market_ticker_members), exact when none is later than `to`.
+ */
+const EVIDENCE_THROUGH_NEWEST_SQL = `
+  WITH buys AS (
+    SELECT d.ticker, sum(d.purchases)::int AS buys, m.members, sum(d.amount2) / 2 AS amount,
+           min(d.trade_date)::text AS first_date, max(d.trade_date)::text AS last_date
+      FROM market_purchase_days d
+      JOIN (SELECT ticker, count(*)::int AS members FROM market_ticker_members
+             WHERE last_purchase_date >= $1::date GROUP BY ticker) m USING (ticker)
+     WHERE d.trade_date BETWEEN $1::date AND $2::date
+     GROUP BY d.ticker, m.members),
+  ${SIGNAL_COUNTS}`;
+
+/**
+ * A window that ends before the newest purchase (`as_of`): a member's latest purchase may fall after it, so the
+ * window's purchases are read from the partial index of migration convergence_purchases, index-only.
+ */
+const EVIDENCE_OF_PURCHASES_SQL = `
+  WITH bought AS (
+    -- Per ticker and member first: hash aggregates, where count(DISTINCT member) would sort every purchase.
+    SELECT t.ticker, coalesce(t.bioguide_id, 'name:' || t.member_name) AS member, count(*) AS buys,
+           ${AMOUNT_SUM} AS amount, min(t.trade_date) AS first_date, max(t.trade_date) AS last_date
+      FROM congressional_trades t
+     WHERE ${PURCHASES} AND t.ticker <> ''
+     GROUP BY 1, 2),
+  buys AS (
+    SELECT ticker, sum(buys)::int AS buys, count(*)::int AS members, sum(amount) / 2 AS amount,
+           min(first_date)::text AS first_date, max(last_date)::text AS last_date
+      FROM bought GROUP BY ticker),
+  ${SIGNAL_COUNTS}`;
+
+/** The newest purchase date in force, from the end of the partial purchases index. */
+async function newestPurchaseDate(db: Database): Promise<Date | null> {
+  const [row] = await db.sql.query<{ newest: string | null }>(
+    `SELECT max(trade_date)::text AS newest FROM congressional_trades
+      WHERE superseded_by_id IS NULL AND trade_type = 'purchase'`,
+  );
+  return row?.newest ? utcDate(row.newest) : null;
+}
+
+/** Names and evidence of the chosen tickers ($5): only they leave the database with their rows. */
+const DETAIL_SQL = `
+  SELECT k.ticker, latest.company_name,
          to_char(latest.created_at, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS last_signal_at,
-         ARRAY(SELECT m.purchase_name FROM market_ticker_members m
-                WHERE m.ticker = top.ticker AND m.last_purchase_date >= $1::date) AS names,
-         ARRAY(SELECT t.id::text FROM congressional_trades t
-                WHERE t.ticker = top.ticker AND t.superseded_by_id IS NULL AND t.trade_type = 'purchase'
-                  AND t.trade_date >= $1::date
+         ARRAY(SELECT n.member_name FROM (
+                 SELECT DISTINCT ON (coalesce(t.bioguide_id, 'name:' || t.member_name)) t.member_name
+                   FROM congressional_trades t WHERE t.ticker = k.ticker AND ${PURCHASES}
+                  ORDER BY coalesce(t.bioguide_id, 'name:' || t.member_name), t.trade_date DESC, t.id) n) AS names,
+         ARRAY(SELECT t.id::text FROM congressional_trades t WHERE t.ticker = k.ticker AND ${PURCHASES}
                 ORDER BY t.trade_date DESC, t.id LIMIT ${CONVERGENCE_EVIDENCE_LIMIT}) AS purchase_ids,
-         ARRAY(SELECT x.id::text FROM signals x WHERE x.ticker = top.ticker AND x.created_at >= ${SIGNALS_FROM}
+         ARRAY(SELECT x.id::text FROM signals x
+                WHERE x.ticker = k.ticker AND ${SIGNALS_IN_WINDOW}
                 ORDER BY x.created_at DESC, x.id LIMIT ${CONVERGENCE_EVIDENCE_LIMIT}) AS signal_ids
-    FROM top
-    CROSS JOIN LATERAL (SELECT x.company_name, x.created_at FROM signals x WHERE x.ticker = top.ticker AND x.created_at >= ${SIGNALS_FROM}
-                         ORDER BY x.created_at DESC, x.id LIMIT 1) latest
-   ORDER BY top.score DESC, top.buys DESC, top.signals DESC, top.ticker COLLATE "C"`;
+    FROM unnest($5::text[]) AS k(ticker)
+    CROSS JOIN LATERAL (SELECT x.company_name, x.created_at FROM signals x
+                         WHERE x.ticker = k.ticker AND ${SIGNALS_IN_WINDOW}
+                         ORDER BY x.created_at DESC, x.id LIMIT 1) latest`;
 
 export type Lead = ConvergenceLead<TradeRow, SignalRow>;
 
-/** The best `limit` convergence leads, scored by the database; only they and their evidence are read. */
+/**
+ * The best `limit` convergence leads of the window: the database counts per ticker, convergence-score.ts scores
+ * and orders them (one formula), then only the chosen tickers' names and evidence are read.
+ */
 export async function convergenceLeadsFromDatabase(db: Database, window: ConvergenceWindow): Promise<Lead[]> {
-  const rows = await db.sql.query<LeadRow>(LEADS_SQL, [
-    window.purchasesFrom.toISOString().slice(0, 10),
+  const bounds = [
+    window.from.toISOString().slice(0, 10),
+    window.to.toISOString().slice(0, 10),
     window.signalsFrom.toISOString(),
-    window.limit,
-  ]);
+    window.signalsUntil?.toISOString().slice(0, 10) ?? null,
+  ];
+  // A plan history that starts after the window ends leaves no signal to count.
+  if (window.signalsUntil && window.signalsFrom >= window.signalsUntil) return [];
+  const newest = await newestPurchaseDate(db);
+  const throughNewest = !newest || newest <= window.to;
+  const rows = await db.sql.query<EvidenceRow>(
+    throughNewest ? EVIDENCE_THROUGH_NEWEST_SQL : EVIDENCE_OF_PURCHASES_SQL,
+    bounds,
+  );
+  const chosen = rows
+    .map((row) => {
+      const evidence: LeadEvidence = {
+        buys: row.buys,
+        members: row.members,
+        purchaseAmount: Number(row.amount),
+        signals: row.signals,
+        bullish: row.bullish,
+        neutral: row.neutral,
+        bearish: row.signals - row.bullish - row.neutral,
+      };
+      return { row, evidence, ticker: row.ticker, ...convergenceScore(evidence) };
+    })
+    .sort(compareLeads)
+    .slice(0, window.limit);
+  if (chosen.length === 0) return [];
+  const details = await db.sql.query<DetailRow>(DETAIL_SQL, [...bounds, chosen.map((lead) => lead.ticker)]);
+  const detailOf = new Map(details.map((detail) => [detail.ticker, detail]));
   const [purchases, signals] = await Promise.all([
-    db.prisma.congressionalTrade.findMany({ where: { id: { in: rows.flatMap((row) => row.purchase_ids) } } }),
-    db.prisma.signal.findMany({ where: { id: { in: rows.flatMap((row) => row.signal_ids) } } }),
+    db.prisma.congressionalTrade.findMany({ where: { id: { in: details.flatMap((row) => row.purchase_ids) } } }),
+    db.prisma.signal.findMany({ where: { id: { in: details.flatMap((row) => row.signal_ids) } } }),
   ]);
   const tradeById = new Map(purchases.map((trade) => [trade.id, trade]));
   const signalById = new Map(signals.map((signal) => [signal.id, signal]));
-  return rows.map((row) => ({
-    ticker: row.ticker,
-    companyName: row.company_name,
-    congressBuys: row.buys,
-    totalSignals: row.signals,
-    bullishSignals: row.bullish,
-    congressMembers: [...new Set(row.names)].sort(),
-    score: row.members_points + row.purchase_points + row.signal_points,
-    scoreBreakdown: { members: row.members_points, purchases: row.purchase_points, signals: row.signal_points },
-    firstPurchaseDate: utcDate(row.first_date),
-    lastPurchaseDate: utcDate(row.last_date),
-    lastSignalAt: new Date(row.last_signal_at),
-    purchases: row.purchase_ids.map((id) => tradeById.get(id)!).filter(Boolean),
-    signals: row.signal_ids.map((id) => signalById.get(id)!).filter(Boolean),
-  }));
+  return chosen.map(({ row, evidence, score, parts }) => {
+    const detail = detailOf.get(row.ticker)!;
+    return {
+      ticker: row.ticker,
+      companyName: detail.company_name,
+      congressBuys: row.buys,
+      totalSignals: row.signals,
+      bullishSignals: evidence.bullish,
+      bearishSignals: evidence.bearish,
+      purchaseAmount: evidence.purchaseAmount,
+      congressMembers: [...new Set(detail.names)].sort(),
+      score,
+      scoreBreakdown: parts,
+      firstPurchaseDate: utcDate(row.first_date),
+      lastPurchaseDate: utcDate(row.last_date),
+      lastSignalAt: new Date(detail.last_signal_at),
+      purchases: detail.purchase_ids.map((id) => tradeById.get(id)!).filter(Boolean),
+      signals: detail.signal_ids.map((id) => signalById.get(id)!).filter(Boolean),
+    };
+  });
 }

@@ -6,7 +6,11 @@ import type { PlanRule } from '../platform/plans.ts';
  * or the gateway refuses to start: no field is open by omission.
  */
 export const MARKETS_PLAN_RULES: readonly PlanRule[] = [
-  { feature: 'Convergence leads', plan: 'professional', coordinates: ['Query.convergenceLeads', 'ConvergenceLead.*'] },
+  {
+    feature: 'Convergence leads',
+    plan: 'professional',
+    coordinates: ['Query.convergenceLeads', 'ConvergenceLead.*', 'Query.convergence', 'Convergence.*'],
+  },
   // A profile's identity (ticker, name, sector, industry) is part of the public ticker search; the rest is enrichment.
   {
     feature: 'Company profiles (enrich)',
@@ -83,6 +87,7 @@ export const MARKETS_PLAN_RULES: readonly PlanRule[] = [
       'PublicStats.*',
       // Reached only through a convergence lead, which carries the plan.
       'ConvergenceScoreBreakdown.*',
+      'ConvergenceWindow.*',
     ],
   },
 ];

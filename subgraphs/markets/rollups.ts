@@ -12,6 +12,7 @@ export const MARKET_ROLLUPS = [
   'market_member_days',
   'market_ticker_members',
   'market_disclosure_days',
+  'market_purchase_days',
 ] as const;
 
 /** Recomputes every rollup; readers keep the previous contents until each one is done (CONCURRENTLY). */

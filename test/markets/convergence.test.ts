@@ -1,18 +1,24 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONVERGENCE_EVIDENCE_LIMIT, convergenceLeadsFromDatabase } from '../../subgraphs/markets/convergence-query.ts';
-import type { Lead } from '../../subgraphs/markets/convergence-query.ts';
+import {
+  CONVERGENCE_EVIDENCE_LIMIT,
+  convergenceLeadsFromDatabase,
+  newestTradeDate,
+} from '../../subgraphs/markets/convergence-query.ts';
+import type { ConvergenceWindow, Lead } from '../../subgraphs/markets/convergence-query.ts';
 import { convergenceLeads } from '../../subgraphs/markets/convergence-score.ts';
 import { refreshMarketRollups } from '../../subgraphs/markets/rollups.ts';
 import { daysAgo } from '../../subgraphs/markets/types/congressional-trade.ts';
+import { parseAmountRange } from '../../subgraphs/markets/disclosure.ts';
 import type { Database } from '../../subgraphs/platform/database.ts';
 import { createTestDatabases, type TestDatabases } from '../support/databases.ts';
 import { DAY } from './fixture.ts';
 
 /**
- * The SQL of the convergence route (rollups + the first partial day from the signals) against the scoring rule
- * of convergence-score.ts run over every raw row, on a generated dataset with the cases that could tell them
- * apart: capped parts, score ties, amended and non-purchase trades, name-only members, a member disclosed under
- * two names, and signals a minute either side of the window's start.
+ * The SQL of the convergence route (purchases of a window, signal rollups + the first partial day from the signals)
+ * against the specification of convergence-score.ts run over every raw row, on a generated dataset with the cases
+ * that could tell them apart: amended and non-purchase trades, name-only members, a member disclosed under two
+ * names, every amount bucket, signals a minute either side of a window's start, and windows that end before the
+ * newest data (`as_of`) or run through it.
  */
 
 let store: TestDatabases;
@@ -38,6 +44,13 @@ const MEMBERS: [string | null, string][] = [
   [null, 'Eve Unmatched'],
   [null, 'Fay Unmatched'],
 ];
+const AMOUNTS = [
+  '$1,001 - $15,000',
+  '$15,001 - $50,000',
+  '$100,001 - $250,000',
+  '$1,000,001 - $5,000,000',
+  'Over $50,000,000',
+];
 const uuid = (prefix: string, n: number) => `00000000-0000-4000-${prefix}-${n.toString(16).padStart(12, '0')}`;
 
 async function load(): Promise<void> {
@@ -46,6 +59,9 @@ async function load(): Promise<void> {
   const trades = Array.from({ length: 160 }, (_, n) => {
     const [bioguideId, memberName] = pick(MEMBERS);
     const tradeDate = daysAgo(Math.floor(next() * 110));
+    const amountRange = pick(AMOUNTS);
+    // A few purchases stored without parsed bounds (older rows): they count as the smallest bucket's floor.
+    const bounds = next() < 0.05 ? { low: null, high: null } : parseAmountRange(amountRange);
     return {
       id: uuid('8000', n),
       bioguideId,
@@ -57,7 +73,9 @@ async function load(): Promise<void> {
       assetType: 'stock',
       tradeType: next() < 0.7 ? 'purchase' : pick(['sale', 'sale_partial', 'exchange']),
       owner: 'self',
-      amountRange: '$1,001 - $15,000',
+      amountRange,
+      amountLow: bounds.low,
+      amountHigh: bounds.high,
       tradeDate,
       disclosureDate: new Date(tradeDate.getTime() + 20 * DAY),
       source: 'test',
@@ -71,7 +89,7 @@ async function load(): Promise<void> {
     const createdAt =
       n % 10 === 0
         ? new Date(windowStart + (next() < 0.5 ? -1 : 1) * 60_000 * (1 + next()))
-        : new Date(Date.now() - next() * 40 * DAY);
+        : new Date(Date.now() - next() * 120 * DAY);
     const ticker = pick(TICKERS);
     return {
       id: uuid('9000', n),
@@ -105,17 +123,28 @@ async function load(): Promise<void> {
   await refreshMarketRollups(db);
 }
 
-/** The rule over every raw row, as the route computed it before it moved into SQL. */
-async function expectedLeads(purchasesFrom: Date, signalsFrom: Date): Promise<Lead[]> {
+const DAY_MS = 86_400_000;
+
+/** The specification over every raw row of the window, evidence cut as the route cuts it. */
+async function expectedLeads(window: ConvergenceWindow): Promise<Lead[]> {
   const purchases = await db.prisma.congressionalTrade.findMany({
-    where: { supersededById: null, tradeType: 'purchase', ticker: { not: null }, tradeDate: { gte: purchasesFrom } },
+    where: {
+      supersededById: null,
+      tradeType: 'purchase',
+      ticker: { not: null },
+      tradeDate: { gte: window.from, lte: window.to },
+    },
   });
-  const signals = await db.prisma.signal.findMany({ where: { createdAt: { gte: signalsFrom } } });
-  return convergenceLeads(purchases, signals).map((lead) => ({
-    ...lead,
-    purchases: lead.purchases.slice(0, CONVERGENCE_EVIDENCE_LIMIT),
-    signals: lead.signals.slice(0, CONVERGENCE_EVIDENCE_LIMIT),
-  }));
+  const signals = await db.prisma.signal.findMany({
+    where: { createdAt: { gte: window.signalsFrom, ...(window.signalsUntil ? { lt: window.signalsUntil } : {}) } },
+  });
+  return convergenceLeads(purchases, signals)
+    .slice(0, window.limit)
+    .map((lead) => ({
+      ...lead,
+      purchases: lead.purchases.slice(0, CONVERGENCE_EVIDENCE_LIMIT),
+      signals: lead.signals.slice(0, CONVERGENCE_EVIDENCE_LIMIT),
+    }));
 }
 
 const comparable = (leads: Lead[]) =>
@@ -124,6 +153,32 @@ const comparable = (leads: Lead[]) =>
     purchases: lead.purchases.map((trade) => trade.id),
     signals: lead.signals.map((signal) => signal.id),
   }));
+
+/** Windows as the route builds them: through the newest data, `as_of` a past day, a plan history cut mid-day. */
+async function windows(): Promise<ConvergenceWindow[]> {
+  const newest = (await newestTradeDate(db))!;
+  const back = (date: Date, days: number) => new Date(date.getTime() - days * DAY_MS);
+  const asOf = daysAgo(30);
+  return [
+    { from: back(newest, 90), to: newest, signalsFrom: back(newest, 90), signalsUntil: null, limit: 100 },
+    { from: back(asOf, 60), to: asOf, signalsFrom: back(asOf, 60), signalsUntil: back(asOf, -1), limit: 100 },
+    // The boundary signals sit a minute either side of this instant.
+    {
+      from: back(newest, 90),
+      to: newest,
+      signalsFrom: new Date(Date.now() - 30 * DAY),
+      signalsUntil: null,
+      limit: 100,
+    },
+    {
+      from: back(newest, 90),
+      to: newest,
+      signalsFrom: new Date(Date.now() - 7 * DAY),
+      signalsUntil: daysAgo(2),
+      limit: 3,
+    },
+  ];
+}
 
 beforeAll(async () => {
   store = await createTestDatabases();
@@ -136,35 +191,40 @@ afterAll(async () => {
 });
 
 describe('convergence leads in SQL', () => {
-  it('equal the scoring rule over the raw rows, order, counts, members and evidence included', async () => {
-    const purchasesFrom = daysAgo(90);
-    for (const signalsFrom of [new Date(Date.now() - 30 * DAY), new Date(Date.now() - 7 * DAY)]) {
-      const expected = await expectedLeads(purchasesFrom, signalsFrom);
-      expect(expected.length).toBeGreaterThan(5);
-      expect(new Set(expected.map((lead) => lead.score)).size).toBeLessThan(expected.length); // ties are ordered too
-      expect(comparable(await convergenceLeadsFromDatabase(db, { purchasesFrom, signalsFrom, limit: 100 }))).toEqual(
-        comparable(expected),
-      );
-      expect(comparable(await convergenceLeadsFromDatabase(db, { purchasesFrom, signalsFrom, limit: 3 }))).toEqual(
-        comparable(expected.slice(0, 3)),
-      );
+  it('equal the specification over the raw rows for every kind of window, order, counts, members and evidence included', async () => {
+    for (const window of await windows()) {
+      const expected = await expectedLeads(window);
+      expect(expected.length).toBeGreaterThanOrEqual(Math.min(3, window.limit));
+      expect(comparable(await convergenceLeadsFromDatabase(db, window))).toEqual(comparable(expected));
+    }
+  });
+
+  it('counts nothing after the last day of an as_of window, and nothing before its first', async () => {
+    const [, past] = await windows();
+    // Purchases after the window's end: the route reads the window's purchases, not each member's latest.
+    const [newest] = await db.sql.query<{ newest: string }>(
+      `SELECT max(trade_date)::text AS newest FROM congressional_trades WHERE superseded_by_id IS NULL AND trade_type = 'purchase'`,
+    );
+    expect(newest!.newest > past!.to.toISOString().slice(0, 10)).toBe(true);
+    const leads = await convergenceLeadsFromDatabase(db, past!);
+    expect(leads.length).toBeGreaterThan(0);
+    for (const lead of leads) {
+      expect(lead.lastPurchaseDate.getTime()).toBeLessThanOrEqual(past!.to.getTime());
+      expect(lead.firstPurchaseDate.getTime()).toBeGreaterThanOrEqual(past!.from.getTime());
+      expect(lead.lastSignalAt.getTime()).toBeLessThan(past!.signalsUntil!.getTime());
     }
   });
 
   it('names a member as in their newest purchase, once', async () => {
-    const leads = await convergenceLeadsFromDatabase(db, {
-      purchasesFrom: daysAgo(90),
-      signalsFrom: new Date(Date.now() - 30 * DAY),
-      limit: 100,
-    });
-    for (const lead of leads) {
+    const [window] = await windows();
+    for (const lead of await convergenceLeadsFromDatabase(db, window!)) {
       expect(lead.congressMembers.filter((name) => name.includes('Able')).length).toBeLessThanOrEqual(1);
     }
   });
 
   it('counts records written since the last refresh once the rollups are refreshed', async () => {
-    const window = { purchasesFrom: daysAgo(90), signalsFrom: new Date(Date.now() - 30 * DAY), limit: 100 };
-    const before = await convergenceLeadsFromDatabase(db, window);
+    const [window] = await windows();
+    const before = await convergenceLeadsFromDatabase(db, window!);
     const lead = before[0]!;
     await db.prisma.signal.create({
       data: {
@@ -182,10 +242,11 @@ describe('convergence leads in SQL', () => {
       },
     });
     await refreshMarketRollups(db);
-    const after = (await convergenceLeadsFromDatabase(db, window)).find((row) => row.ticker === lead.ticker)!;
+    const after = (await convergenceLeadsFromDatabase(db, window!)).find((row) => row.ticker === lead.ticker)!;
     expect(after.totalSignals).toBe(lead.totalSignals + 1);
-    expect(comparable(await convergenceLeadsFromDatabase(db, window))).toEqual(
-      comparable(await expectedLeads(window.purchasesFrom, window.signalsFrom)),
+    expect(after.bearishSignals).toBe(lead.bearishSignals + 1);
+    expect(comparable(await convergenceLeadsFromDatabase(db, window!))).toEqual(
+      comparable(await expectedLeads(window!)),
     );
   });
 });

@@ -1,4 +1,5 @@
 import { refreshMarketRollups } from '../../subgraphs/markets/rollups.ts';
+import { parseAmountRange } from '../../subgraphs/markets/disclosure.ts';
 import type { Database } from '../../subgraphs/platform/database.ts';
 
 /**
@@ -122,6 +123,9 @@ export async function loadMarketFixture(db: Database): Promise<{ companyId: numb
       tradeType,
       owner: 'self',
       amountRange,
+      // Stored as the importers and the seeder store them (convergence scores by them).
+      amountLow: parseAmountRange(amountRange).low,
+      amountHigh: parseAmountRange(amountRange).high,
       tradeDate: day(traded),
       disclosureDate: disclosed === null ? null : day(disclosed),
       source: 'fixture',

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService } from '../support/service.ts';
 import type { TestService } from '../support/service.ts';
+import { convergenceScore } from '../../subgraphs/markets/convergence-score.ts';
 import { expectError } from './expect-error.ts';
 import { day, isoDay, loadMarketFixture, signalId, tradeId } from './fixture.ts';
 
@@ -225,45 +226,159 @@ describe('GET /api/search/members', () => {
 });
 
 describe('GET /api/leads/convergence', () => {
-  it('finds the known leads of the hand-built dataset with their score and evidence', async () => {
+  /** The newest trade date in force, as the database has it: the default window's last day. */
+  async function newestTradeDay(): Promise<string> {
+    const [row] = await service.databases.sandbox.sql.query<{ newest: string }>(
+      'SELECT max(trade_date)::text AS newest FROM congressional_trades WHERE superseded_by_id IS NULL',
+    );
+    return row!.newest;
+  }
+  const daysBefore = (date: string, days: number) =>
+    new Date(Date.parse(`${date}T00:00:00Z`) - days * 86_400_000).toISOString().slice(0, 10);
+
+  /** One ticker's purchases and signals of a window, counted by the database, scored by the specification. */
+  async function expectedScore(ticker: string, from: string, to: string, signalsUntil: string | null) {
+    const [row] = await service.databases.sandbox.sql.query<{
+      buys: number;
+      members: number;
+      amount: number;
+      signals: number;
+      bullish: number;
+      neutral: number;
+    }>(
+      `SELECT (SELECT count(*)::int FROM congressional_trades WHERE ticker = $1 AND superseded_by_id IS NULL
+                 AND trade_type = 'purchase' AND trade_date BETWEEN $2::date AND $3::date) AS buys,
+              (SELECT count(DISTINCT bioguide_id)::int FROM congressional_trades WHERE ticker = $1
+                 AND superseded_by_id IS NULL AND trade_type = 'purchase' AND trade_date BETWEEN $2::date AND $3::date) AS members,
+              (SELECT sum((amount_low + coalesce(amount_high, amount_low)) / 2)::float8 FROM congressional_trades
+                WHERE ticker = $1 AND superseded_by_id IS NULL AND trade_type = 'purchase'
+                  AND trade_date BETWEEN $2::date AND $3::date) AS amount,
+              count(*)::int AS signals, count(*) FILTER (WHERE sentiment = 'BULLISH')::int AS bullish,
+              count(*) FILTER (WHERE sentiment = 'NEUTRAL')::int AS neutral
+         FROM signals WHERE ticker = $1 AND created_at >= $2::date AND ($4::date IS NULL OR created_at < $4::date)`,
+      [ticker, from, to, signalsUntil],
+    );
+    const evidence = { ...row!, purchaseAmount: row!.amount, bearish: row!.signals - row!.bullish - row!.neutral };
+    return { evidence, score: convergenceScore(evidence).score };
+  }
+
+  it('counts the 90 days up to the newest trade, with the documented fields, score and evidence', async () => {
     const response = await service.get('/api/leads/convergence', key);
     expect(response.status).toBe(200);
-    const { leads } = response.body;
-    // NVDA: Pelosi and Cruz bought (2 members: 30, 2 purchases: 10), signals of 30 days: 2 bullish + 1 neutral (24).
-    // AAPL: Sanders bought (15 + 5), one bearish signal (0); Cruz's AAPL purchase was amended away.
-    // AMZN's purchase is 100 days old, MSFT has no signal: no leads.
+    const { leads, window } = response.body;
+    const to = await newestTradeDay();
+    // XOM's exchange, 5 days ago, is the newest trade; signals after it still count (disclosures lag).
+    expect(to).toBe(isoDay(5));
+    expect(window).toEqual({
+      from: daysBefore(to, 90),
+      to,
+      days: 90,
+      basis: 'newest_trade',
+      signals_from: `${daysBefore(to, 90)}T00:00:00.000Z`,
+      signals_until: null,
+    });
+    // NVDA: Pelosi ($1M-5M) and Cruz ($15k-50k) bought, 2 bullish + 1 neutral signal. AAPL: Sanders bought
+    // ($1k-15k; Cruz's AAPL purchase was amended away), one bearish and one neutral signal. AMZN's purchase is
+    // 100 days old, MSFT has no signal: no leads.
     expect(leads.map((lead: { ticker: string }) => lead.ticker)).toEqual(['NVDA', 'AAPL']);
+    const nvda = await expectedScore('NVDA', window.from, to, null);
     expect(leads[0]).toMatchObject({
       ticker: 'NVDA',
       company_name: 'NVIDIA Corporation',
       congress_buys: 2,
       total_signals: 3,
       bullish_signals: 2,
+      bearish_signals: 0,
+      purchase_amount: nvda.evidence.purchaseAmount,
       congress_members: ['Nancy Pelosi', 'Ted Cruz'],
-      score: 64,
-      score_breakdown: { members: 30, purchases: 10, signals: 24 },
+      score: nvda.score,
       first_purchase_date: isoDay(70),
       last_purchase_date: isoDay(10),
     });
+    expect(nvda.evidence).toMatchObject({ buys: 2, members: 2, signals: 3 });
     expect(leads[0].purchases.map((trade: { id: string }) => trade.id)).toEqual([tradeId('t1'), tradeId('t2')]);
+    expect(leads[0].purchases[0]).toMatchObject({ amount_low: 1000001, amount_high: 5000000 });
     expect(leads[0].signals.map((signal: { id: string }) => signal.id)).toEqual([
       signalId('s1'),
       signalId('s2'),
       signalId('s3'),
     ]);
+    const aapl = await expectedScore('AAPL', window.from, to, null);
     expect(leads[1]).toMatchObject({
       ticker: 'AAPL',
       congress_buys: 1,
-      total_signals: 1,
-      score: 20,
+      total_signals: 2,
+      bearish_signals: 1,
+      score: aapl.score,
       congress_members: ['Bernie Sanders'],
     });
-    expectError(await service.get('/api/leads/convergence?limit=101', key), 400, 'invalid_parameter', ['limit']);
+    expect(leads[1].score).toBeLessThan(leads[0].score);
+    expect(leads[1].score_breakdown.signals).toBeLessThan(0);
+  });
+
+  it('counts a window as_of a past day, nothing after it', async () => {
+    const asOf = isoDay(12);
+    const response = await service.get(`/api/leads/convergence?as_of=${asOf}&days=30`, key);
+    expect(response.status, response.text).toBe(200);
+    const { leads, window } = response.body;
+    expect(window).toMatchObject({
+      from: isoDay(42),
+      to: asOf,
+      days: 30,
+      basis: 'as_of',
+      signals_until: `${isoDay(11)}T00:00:00.000Z`,
+    });
+    // NVDA's purchases are 10 and 70 days old: outside. AAPL's (15 days) meets its 40-day-old neutral signal; the
+    // bearish one of yesterday is after the window.
+    expect(leads.map((lead: { ticker: string }) => lead.ticker)).toEqual(['AAPL']);
+    const aapl = await expectedScore('AAPL', window.from, asOf, isoDay(11));
+    expect(aapl.evidence.signals).toBe(1);
+    expect(leads[0]).toMatchObject({
+      total_signals: 1,
+      bearish_signals: 0,
+      score: aapl.score,
+      last_purchase_date: isoDay(15),
+    });
+    expect(leads[0].signals.map((signal: { id: string }) => signal.id)).toEqual([signalId('s5')]);
+    // The same through GraphQL, arguments named as there.
+    const data = await service.graphql(
+      `query ($asOf: String) { convergence(asOf: $asOf, days: 30) { window { from to basis } leads { ticker score } } }`,
+      { asOf },
+      key,
+    );
+    expect(data.convergence).toEqual({
+      window: { from: isoDay(42), to: asOf, basis: 'as_of' },
+      leads: [{ ticker: 'AAPL', score: aapl.score }],
+    });
+  });
+
+  it('refuses a bad limit, days or as_of with the parameter named', async () => {
+    const bad: [string, string][] = [
+      ['limit=101', 'limit'],
+      ['days=0', 'days'],
+      ['days=731', 'days'],
+      ['days=ninety', 'days'],
+      ['as_of=2026-02-30', 'as_of'],
+      ['as_of=yesterday', 'as_of'],
+      ['as_of=2026-1-5', 'as_of'],
+    ];
+    for (const [query, parameter] of bad) {
+      expectError(await service.get(`/api/leads/convergence?${query}`, key), 400, 'invalid_parameter', [parameter]);
+    }
+    expect((await service.get('/api/leads/convergence?days=730&as_of=2026-01-05', key)).status).toBe(200);
   });
 
   it('counts only the signals the plan may see', async () => {
     const professional = await service.createKey({ plan: 'professional' });
     const response = await service.get('/api/leads/convergence', professional.key);
-    expect(response.body.leads[0]).toMatchObject({ ticker: 'NVDA', score: 64 });
+    const all = (await service.get('/api/leads/convergence', key)).body;
+    // Professional history (90 days from now) starts after the window's first day (95 days ago); every fixture
+    // signal of the two leads is younger, so the leads are the same.
+    expect(Date.parse(response.body.window.signals_from)).toBeGreaterThan(Date.parse(all.window.signals_from));
+    expect(Date.parse(response.body.window.signals_from)).toBeGreaterThan(Date.now() - 91 * 86_400_000);
+    expect(response.body.leads).toEqual(all.leads);
+    // Below professional the route is refused, not emptied.
+    const analyst = await service.createKey({ plan: 'analyst' });
+    expectError(await service.get('/api/leads/convergence', analyst.key), 403, 'plan_required');
   });
 });

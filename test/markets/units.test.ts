@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { convergenceLeads } from '../../subgraphs/markets/convergence-score.ts';
 import { disclosureLagDays, isLateDisclosure, parseAmountRange } from '../../subgraphs/markets/disclosure.ts';
 import { escapeHtml } from '../../subgraphs/markets/briefing-html.ts';
 import { foldName, nameTokens, normalizeName } from '../../subgraphs/markets/names.ts';
@@ -43,52 +42,6 @@ describe('disclosure facts', () => {
     expect(isLateDisclosure(46)).toBe(true);
     expect(disclosureLagDays(trade, null)).toBeNull();
     expect(isLateDisclosure(null)).toBe(false);
-  });
-});
-
-describe('convergence score', () => {
-  const buy = (id: string, ticker: string, member: string, date: string) => ({
-    id,
-    ticker,
-    bioguideId: member,
-    memberName: `Member ${member}`,
-    tradeDate: new Date(date),
-  });
-  const signal = (id: string, ticker: string, sentiment: string, at: string) => ({
-    id,
-    ticker,
-    companyName: `${ticker} Inc.`,
-    sentiment,
-    createdAt: new Date(at),
-  });
-
-  it('scores members, purchases and signals with their caps, and orders deterministically', () => {
-    const purchases = [
-      ...['A', 'B', 'C', 'D'].map((member, index) => buy(`b${index}`, 'AAA', member, `2026-01-0${index + 1}`)),
-      buy('b9', 'AAA', 'A', '2026-01-09'),
-      buy('c1', 'BBB', 'A', '2026-01-01'),
-      buy('d1', 'CCC', 'B', '2026-01-01'),
-      buy('e1', 'DDD', 'C', '2026-01-01'),
-    ];
-    const signals = [
-      ...[1, 2, 3, 4].map((n) => signal(`s${n}`, 'AAA', 'BULLISH', `2026-01-1${n}`)),
-      signal('t1', 'BBB', 'NEUTRAL', '2026-01-10'),
-      signal('u1', 'CCC', 'NEUTRAL', '2026-01-10'),
-      signal('v1', 'ZZZ', 'BULLISH', '2026-01-10'), // no purchases: no lead
-    ];
-    const leads = convergenceLeads(purchases, signals);
-    expect(leads.map((lead) => lead.ticker)).toEqual(['AAA', 'BBB', 'CCC']);
-    // 4 members → 60 capped at 45; 5 purchases → 25 capped at 20; 4 bullish → 40 capped at 35.
-    expect(leads[0]).toMatchObject({
-      score: 100,
-      scoreBreakdown: { members: 45, purchases: 20, signals: 35 },
-      congressBuys: 5,
-    });
-    expect(leads[0]!.congressMembers).toEqual(['Member A', 'Member B', 'Member C', 'Member D']);
-    expect(leads[0]!.lastPurchaseDate.toISOString().slice(0, 10)).toBe('2026-01-09');
-    // BBB and CCC tie on everything: ticker order decides.
-    expect(leads[1]).toMatchObject({ ticker: 'BBB', score: 15 + 5 + 4 });
-    expect(convergenceLeads([...purchases].reverse(), [...signals].reverse())).toEqual(leads);
   });
 });
 

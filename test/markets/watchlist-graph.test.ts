@@ -190,8 +190,9 @@ describe('GraphQL', () => {
       trades: [{ ticker: 'NVDA' }, { ticker: 'AMZN' }],
     });
     expect(data.members[0].member.bioguideId).toBe('P000197');
+    // NVDA: two members, $3.03M bought, 2 bullish and 1 neutral signal (docs/api.md "Convergence leads").
     expect(data.convergenceLeads).toEqual([
-      { ticker: 'NVDA', score: 64, scoreBreakdown: { members: 30, purchases: 10, signals: 24 } },
+      { ticker: 'NVDA', score: 83.5, scoreBreakdown: { members: 2, purchases: 7.67, signals: 3 } },
     ]);
     expect(data.yieldCurve).toEqual({ spread2To10: -0.3, inverted: true });
 

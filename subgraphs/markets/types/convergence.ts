@@ -1,35 +1,45 @@
 import { z } from 'zod';
 import { signalHistoryStart } from '../../platform/plans.ts';
 import { argument, defineArguments } from '../../platform/arguments.ts';
+import { isoDate } from '../../platform/dates.ts';
+import type { RequestContext } from '../../platform/context.ts';
 import { builder } from '../builder.ts';
-import { CONVERGENCE_EVIDENCE_LIMIT, convergenceLeadsFromDatabase } from '../convergence-query.ts';
+import { CONVERGENCE_EVIDENCE_LIMIT, convergenceLeadsFromDatabase, newestTradeDate } from '../convergence-query.ts';
 import type { Lead } from '../convergence-query.ts';
 import { CongressionalTrade, daysAgo } from './congressional-trade.ts';
 import { Signal } from './signal.ts';
 
-/** Purchases of the last 90 days (the document's window) meet signals of the last 30 days. */
-export const CONVERGENCE_PURCHASE_DAYS = 90;
-export const CONVERGENCE_SIGNAL_DAYS = 30;
+/** The document's window: purchases and signals of the last 90 days. */
+export const CONVERGENCE_DEFAULT_DAYS = 90;
+export const CONVERGENCE_MAX_DAYS = 730;
+const DAY_MS = 86_400_000;
 
 const ScoreBreakdown = builder.objectRef<Lead['scoreBreakdown']>('ConvergenceScoreBreakdown').implement({
-  description: 'The parts of a lead’s score (see docs/api.md, Markets: convergence).',
+  description: 'The evidence points of a lead’s score (see docs/api.md, Markets: convergence leads).',
   fields: (t) => ({
-    members: t.exposeInt('members', { description: '15 per distinct buying member, at most 45.' }),
-    purchases: t.exposeInt('purchases', { description: '5 per purchase, at most 20.' }),
-    signals: t.exposeInt('signals', { description: '10 per bullish, 4 per neutral signal, at most 35.' }),
+    members: t.exposeFloat('members', { description: '2 × log2(distinct buying members): 0 for one member.' }),
+    purchases: t.exposeFloat('purchases', { description: 'log2(1 + purchased dollars / 15,000).' }),
+    signals: t.exposeFloat('signals', {
+      description:
+        '2 × tone × log2(1 + signals), tone = (bullish − bearish + ¼ neutral) / signals; negative when bearish.',
+    }),
   }),
 });
 
 export const ConvergenceLead = builder.objectRef<Lead>('ConvergenceLead').implement({
-  description: 'A ticker bought by members of Congress in the last 90 days that also has signals of the last 30 days.',
+  description: 'A ticker bought by members of Congress within the window that also has signals within it.',
   fields: (t) => ({
     ticker: t.exposeString('ticker'),
     companyName: t.exposeString('companyName'),
     congressBuys: t.exposeInt('congressBuys'),
     totalSignals: t.exposeInt('totalSignals'),
     bullishSignals: t.exposeInt('bullishSignals'),
+    bearishSignals: t.exposeInt('bearishSignals'),
+    purchaseAmount: t.exposeFloat('purchaseAmount', {
+      description: 'The purchases’ disclosed buckets, midpoints summed, in dollars (an open bucket counts its floor).',
+    }),
     congressMembers: t.exposeStringList('congressMembers', { description: 'Names of the buying members, sorted.' }),
-    score: t.exposeInt('score', { description: '0-100: members + purchases + signals parts.' }),
+    score: t.exposeFloat('score', { description: '0-100, one decimal: a logistic curve of the breakdown’s points.' }),
     scoreBreakdown: t.field({ type: ScoreBreakdown, resolve: (lead) => lead.scoreBreakdown }),
     firstPurchaseDate: t.field({ type: 'Date', resolve: (lead) => lead.firstPurchaseDate }),
     lastPurchaseDate: t.field({ type: 'Date', resolve: (lead) => lead.lastPurchaseDate }),
@@ -47,27 +57,103 @@ export const ConvergenceLead = builder.objectRef<Lead>('ConvergenceLead').implem
   }),
 });
 
+interface WindowSource {
+  from: Date;
+  to: Date;
+  days: number;
+  basis: 'as_of' | 'newest_trade';
+  signalsFrom: Date;
+  signalsUntil: Date | null;
+}
+
+const ConvergenceWindow = builder.objectRef<WindowSource>('ConvergenceWindow').implement({
+  description: 'What a convergence answer counted: purchases traded from `from` to `to`, signals from `signalsFrom`.',
+  fields: (t) => ({
+    from: t.field({ type: 'Date', description: '`to` minus `days`, inclusive.', resolve: (window) => window.from }),
+    to: t.field({ type: 'Date', description: 'Inclusive.', resolve: (window) => window.to }),
+    days: t.exposeInt('days'),
+    basis: t.exposeString('basis', {
+      description: '`as_of` when given; else `newest_trade`: the newest trade date in force (today without trades).',
+    }),
+    signalsFrom: t.field({
+      type: 'DateTime',
+      description: 'First instant of a counted signal: `from`, or the start of the caller’s signal history if later.',
+      resolve: (window) => window.signalsFrom,
+    }),
+    signalsUntil: t.field({
+      type: 'DateTime',
+      nullable: true,
+      description:
+        'End of the counted signals (exclusive): midnight after `to` with `asOf`; null by default, through the newest signal.',
+      resolve: (window) => window.signalsUntil,
+    }),
+  }),
+});
+
+interface ConvergenceSource {
+  window: WindowSource;
+  leads: Lead[];
+}
+
+const Convergence = builder.objectRef<ConvergenceSource>('Convergence').implement({
+  description: 'Convergence leads with the window they were counted over.',
+  fields: (t) => ({
+    window: t.field({ type: ConvergenceWindow, resolve: (answer) => answer.window }),
+    leads: t.field({ type: [ConvergenceLead], resolve: (answer) => answer.leads }),
+  }),
+});
+
 const leadArgs = defineArguments({
   limit: argument(
     'Int',
     z.number().int().min(1, 'must be from 1 to 100').max(100, 'must be from 1 to 100').default(20),
   ),
+  days: argument(
+    'Int',
+    z
+      .number()
+      .int()
+      .min(1, `must be from 1 to ${CONVERGENCE_MAX_DAYS}`)
+      .max(CONVERGENCE_MAX_DAYS, `must be from 1 to ${CONVERGENCE_MAX_DAYS}`)
+      .default(CONVERGENCE_DEFAULT_DAYS),
+    { description: `Window length in days before its last day (${CONVERGENCE_DEFAULT_DAYS} by default).` },
+  ),
+  asOf: argument('String', isoDate, {
+    description: 'The window’s last day, YYYY-MM-DD; by default the newest trade date in force.',
+  }),
 });
 
+/** The window of the arguments, its signals cut to the caller's plan history, and the leads in it. */
+async function convergence(args: object, context: RequestContext): Promise<ConvergenceSource> {
+  const { limit, days, asOf } = leadArgs.parse(args);
+  const newest = asOf ? null : await newestTradeDate(context.db);
+  // A trade dated in the future (a typo the importers reject, but stored data may hold) does not move the window.
+  const today = daysAgo(0);
+  const to = asOf ?? (newest && newest < today ? newest : today);
+  const from = new Date(to.getTime() - days * DAY_MS);
+  const planStart = signalHistoryStart(context.viewer?.plan);
+  const signalsFrom = planStart && planStart > from ? planStart : from;
+  // Trades are disclosed weeks late, so the newest trade date lags the signals: by default the signals that
+  // followed the last purchases count too; a window `asOf` a day sees nothing after that day.
+  const signalsUntil = asOf ? new Date(to.getTime() + DAY_MS) : null;
+  const window: WindowSource = { from, to, days, basis: asOf ? 'as_of' : 'newest_trade', signalsFrom, signalsUntil };
+  return {
+    window,
+    leads: await convergenceLeadsFromDatabase(context.db, { from, to, signalsFrom, signalsUntil, limit }),
+  };
+}
+
 builder.queryFields((t) => ({
+  convergence: t.field({
+    type: Convergence,
+    description: 'Tickers where congressional purchases and signals of one window coincide, best score first.',
+    args: leadArgs.graphql(t.arg),
+    resolve: (_root, args, context) => convergence(args, context),
+  }),
   convergenceLeads: t.field({
     type: [ConvergenceLead],
-    description: 'Tickers where congressional purchases and recent signals coincide, best score first.',
+    description: 'The leads of `convergence` alone (same arguments).',
     args: leadArgs.graphql(t.arg),
-    resolve: (_root, args, context) => {
-      const { limit } = leadArgs.parse(args);
-      const planStart = signalHistoryStart(context.viewer?.plan);
-      const window = new Date(Date.now() - CONVERGENCE_SIGNAL_DAYS * 86_400_000);
-      return convergenceLeadsFromDatabase(context.db, {
-        purchasesFrom: daysAgo(CONVERGENCE_PURCHASE_DAYS),
-        signalsFrom: planStart && planStart > window ? planStart : window,
-        limit,
-      });
-    },
+    resolve: async (_root, args, context) => (await convergence(args, context)).leads,
   }),
 }));
