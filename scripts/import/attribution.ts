@@ -22,6 +22,7 @@ interface UnattributedTrade {
   amount_range: string;
   filing_url: string | null;
   disclosed: boolean;
+  natural_key: string;
 }
 
 /**
@@ -67,26 +68,22 @@ export async function attributeStoredTrades(
     const member = matcher.byBioguideId(bioguideId)!;
     const trades = await sql.query<UnattributedTrade>(
       `SELECT id, source, member_name, chamber, trade_date::text AS trade_date, ticker, asset_description,
-              option_detail, trade_type, owner, amount_range, filing_url, disclosure_date IS NOT NULL AS disclosed
+              option_detail, trade_type, owner, amount_range, filing_url, disclosure_date IS NOT NULL AS disclosed,
+              natural_key
        FROM congressional_trades
        WHERE bioguide_id IS NULL AND chamber = $1 AND member_name = ANY($2::text[])
          AND left(district, 2) IS NOT DISTINCT FROM $3
        ORDER BY id`,
       [chamber, memberNames, state],
     );
-    // Identical lines of one filing are told apart by their position, counted per identity as the importer does.
+    // Identical lines of one filing are told apart by their position in the file, counted per identity as the
+    // importer does: the position is recovered from the stored key, so the lines keep their order.
+    const ordered = trades
+      .map((trade) => ({ trade, position: storedPosition(trade) }))
+      .sort((a, b) => a.position - b.position || a.trade.id.localeCompare(b.trade.id));
     const occurrences = new Map<string, number>();
-    const updates = trades.map((trade) => {
-      const identity = tradeIdentity({
-        source: trade.source,
-        member: bioguideId,
-        tradeDate: trade.trade_date,
-        assetKey: trade.ticker ?? trade.asset_description.toLowerCase(),
-        optionDetail: trade.option_detail,
-        tradeType: trade.trade_type,
-        owner: trade.owner,
-        amountRange: trade.amount_range,
-      });
+    const updates = ordered.map(({ trade }) => {
+      const identity = identityOf(trade, bioguideId);
       const base = `${identity}|${trade.filing_url ?? ''}`;
       const occurrence = occurrences.get(base) ?? 0;
       occurrences.set(base, occurrence + 1);
@@ -127,4 +124,29 @@ export async function attributeStoredTrades(
   context.progress(`${source}: ${attributed} stored trades attributed to a member they now match`);
   if (unmatched.length) reportUnmatched(context, source, unmatched);
   return { attributed, unmatched };
+}
+
+function identityOf(trade: UnattributedTrade, member: string): string {
+  return tradeIdentity({
+    source: trade.source,
+    member,
+    tradeDate: trade.trade_date,
+    assetKey: trade.ticker ?? trade.asset_description.toLowerCase(),
+    optionDetail: trade.option_detail,
+    tradeType: trade.trade_type,
+    owner: trade.owner,
+    amountRange: trade.amount_range,
+  });
+}
+
+// Far beyond any real filing's identical lines; a key not found by then sorts last.
+const MAX_POSITION = 1_000;
+
+/** The position among identical lines a trade stored without a member was imported at (its key says it). */
+function storedPosition(trade: UnattributedTrade): number {
+  const identity = identityOf(trade, trade.member_name.toLowerCase());
+  for (let position = 0; position < MAX_POSITION; position += 1) {
+    if (tradeKeys(identity, trade.filing_url, position, false).natural_key === trade.natural_key) return position;
+  }
+  return MAX_POSITION;
 }
