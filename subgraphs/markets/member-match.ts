@@ -8,8 +8,8 @@ import { chamberOfTitle, nameTokens } from './names.ts';
  * name at all:
  * - `words`: the folded name contains every word (partial words too: `pelo`), through the trigram GIN indexes
  *   on the folded names (LIKE);
- * - `typos`: every word is in the name or within its typo budget of one of the name's words (SQL
- *   `markets_name_has_near_word`: one edit at 4-5 letters, two from 6, so `pelosy`, `tubervile`, `gotheimer`,
+ * - `typos`: every word is in the name or within its typo budget of one of the name's words (typoBudget,
+ *   fuzzystrmatch's levenshtein_less_equal: one edit at 4-5 letters, two from 6, so `pelosy`, `tubervile`, `gotheimer`,
  *   `kahnna`, `crenshw` find Pelosi, Tuberville, Gottheimer, Khanna, Crenshaw). Edit distance has no index: this
  *   tier reads the names whole — the members table (one row per member of Congress, ~1,300) or the distinct
  *   names of trades — and runs only when the indexed tier found nothing.
@@ -30,15 +30,26 @@ export const memberQuery = z
  */
 export const RANKED_POOL = 100;
 
+/**
+ * The typos a query word may carry: none below 4 letters (too many names are that close), one at 4-5 letters,
+ * two from 6 ("kahnna" → "khanna", a swap, is two edits).
+ */
+export function typoBudget(word: string): number {
+  if (word.length >= 6) return 2;
+  return word.length >= 4 ? 1 : 0;
+}
+
 /** A boolean SQL expression over the folded name `folded`: every query word matches, in this tier's way. */
 export function tierCondition(folded: string, tier: Tier, tokens: readonly string[], firstParameter: number) {
   // Tokens hold only [a-z0-9], so they need no LIKE escaping.
   const condition = tokens
-    .map((_, index) => {
+    .map((token, index) => {
       const parameter = `$${firstParameter + index}`;
-      return tier === 'words'
-        ? `${folded} LIKE ${parameter}`
-        : `(strpos(${folded}, ${parameter}) > 0 OR markets_name_has_near_word(${folded}, ${parameter}))`;
+      if (tier === 'words') return `${folded} LIKE ${parameter}`;
+      const budget = typoBudget(token);
+      return `(strpos(${folded}, ${parameter}) > 0 OR EXISTS (
+        SELECT 1 FROM unnest(string_to_array(${folded}, ' ')) AS name_word
+        WHERE levenshtein_less_equal(name_word, ${parameter}, ${budget}) <= ${budget}))`;
     })
     .join(' AND ');
   return { condition, params: tier === 'words' ? tokens.map((token) => `%${token}%`) : [...tokens] };
@@ -58,7 +69,7 @@ function similarity(folded: string, tokensParameter: number): string {
 export async function matchingTradeMemberNames(sql: SqlClient, query: string): Promise<string[]> {
   const tokens = nameTokens(query);
   for (const tier of TIERS) {
-    const match = tierCondition('markets_fold_name(member_name)', tier, tokens, 1);
+    const match = tierCondition('folded', tier, tokens, 1);
     const rows = await sql.query<{ member_name: string }>(
       `WITH RECURSIVE names(member_name) AS (
          (SELECT member_name FROM congressional_trades ORDER BY member_name LIMIT 1)
@@ -66,7 +77,9 @@ export async function matchingTradeMemberNames(sql: SqlClient, query: string): P
          SELECT (SELECT c.member_name FROM congressional_trades c WHERE c.member_name > n.member_name
                   ORDER BY c.member_name LIMIT 1)
            FROM names n WHERE n.member_name IS NOT NULL)
-       SELECT member_name FROM names WHERE member_name IS NOT NULL AND ${match.condition}`,
+       SELECT member_name FROM (SELECT member_name, markets_fold_name(member_name) AS folded FROM names
+                                WHERE member_name IS NOT NULL) AS named
+       WHERE ${match.condition}`,
       match.params,
     );
     if (rows.length > 0) return rows.map((row) => row.member_name);
@@ -84,8 +97,13 @@ export async function searchMembers(
   limit: number,
 ): Promise<{ bioguideId: string; similarity: number }[]> {
   const tokens = nameTokens(query);
-  const folded = 'markets_fold_name(coalesce(name_folded, full_name))';
   for (const tier of TIERS) {
+    // The indexed expression for the indexed tier; the typo tier reads every row, and name_folded is stored
+    // folded (foldName, the same folding), which spares unaccent on each row.
+    const folded =
+      tier === 'words'
+        ? 'markets_fold_name(coalesce(name_folded, full_name))'
+        : 'coalesce(name_folded, markets_fold_name(full_name))';
     const match = tierCondition(folded, tier, tokens, 1);
     const next = tokens.length + 1;
     const rows = await sql.query<{ bioguide_id: string; similarity: number }>(
