@@ -1,6 +1,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { fuzzystrmatch } from '@electric-sql/pglite/contrib/fuzzystrmatch';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
@@ -37,7 +38,7 @@ export async function applyMigrations(database: Database): Promise<string[]> {
  */
 export async function createMigration(name: string): Promise<string | null> {
   // The shadow database needs the same extensions as the real ones, which the adapter's own default lacks.
-  const shadow = await PGlite.create({ extensions: { pg_trgm, unaccent } });
+  const shadow = await PGlite.create({ extensions: { pg_trgm, unaccent, fuzzystrmatch } });
   const shadowFactory = wholeScriptFactory(new PrismaPGlite(shadow), pgliteRunner(shadow));
   shadowFactory.connectToShadowDb = () => shadowFactory.connect();
   const engine = await createSchemaEngine(shadowFactory);

@@ -12,6 +12,16 @@ export interface ImportCounts {
   skipped: number;
   /** Impossible records, each written to import_rejects with its reason. */
   rejected: number;
+  /** Trades and members importers: the disclosed names no member matches, with why (absent when every name matched). */
+  unmatched?: UnmatchedName[];
+}
+
+/** A disclosed member name that matches no member: its trades keep bioguide_id and party null. */
+export interface UnmatchedName {
+  name: string;
+  chamber: string;
+  trades: number;
+  reason: string;
 }
 
 export interface ImportContext {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { SqlClient } from '../platform/database.ts';
 import { BadRequestError } from '../platform/errors.ts';
-import { memberNameMatch } from './member-match.ts';
+import { tierCondition } from './member-match.ts';
 import { nameTokens } from './names.ts';
 
 /** At most this many distinct insiders per `insider` filter: the list filters on their names. */
@@ -22,7 +22,7 @@ export const insiderQuery = z
  * thousands of names.
  */
 export async function matchingInsiderNames(sql: SqlClient, query: string): Promise<string[]> {
-  const match = memberNameMatch('owner_name', 'owner_name', query, 1);
+  const match = tierCondition('markets_fold_name(owner_name)', 'words', nameTokens(query), 1);
   const rows = await sql.query<{ owner_name: string }>(
     `SELECT DISTINCT owner_name FROM insider_transactions WHERE ${match.condition} LIMIT ${MAX_INSIDER_NAMES + 1}`,
     match.params,

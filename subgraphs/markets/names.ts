@@ -71,3 +71,18 @@ function nameWords(text: string): string[] {
 function isOnlyHonorifics(text: string): boolean {
   return nameWords(text).length === 0;
 }
+
+const SENATE_TITLES = new Set(['sen', 'senator']);
+const HOUSE_TITLES = new Set(['rep', 'representative', 'congressman', 'congresswoman']);
+
+/**
+ * The chamber a title in the query names: `Sen. Warren`, `Senator Warren` → senate; `Rep.`, `Representative`,
+ * `Congressman`, `Congresswoman` → house. None when there is no title, or titles of both chambers.
+ */
+export function chamberOfTitle(query: string): 'senate' | 'house' | undefined {
+  const words = foldName(query).split(' ');
+  const senate = words.some((word) => SENATE_TITLES.has(word));
+  const house = words.some((word) => HOUSE_TITLES.has(word));
+  if (senate === house) return undefined;
+  return senate ? 'senate' : 'house';
+}

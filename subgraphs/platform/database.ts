@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
 import { PGlite } from '@electric-sql/pglite';
+import { fuzzystrmatch } from '@electric-sql/pglite/contrib/fuzzystrmatch';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
 import { PrismaPg } from '@prisma/adapter-pg';
@@ -50,7 +51,7 @@ export interface OpenOptions {
   timeouts?: DatabaseTimeouts | false;
 }
 
-const PGLITE_EXTENSIONS = { pg_trgm, unaccent };
+const PGLITE_EXTENSIONS = { pg_trgm, unaccent, fuzzystrmatch };
 
 export async function openDatabase(options: OpenOptions): Promise<Database> {
   return options.url ? openPostgres(options, options.url) : openPglite(options);

@@ -19,6 +19,7 @@ const member = (
   chamber: string,
   state: string,
   nameFolded: string,
+  inOffice = true,
 ): MemberIdentity => ({
   bioguideId,
   fullName,
@@ -27,6 +28,7 @@ const member = (
   state,
   party: 'R',
   nameFolded,
+  inOffice,
 });
 
 const MEMBERS = [
@@ -83,6 +85,24 @@ describe('member names', () => {
     expect(id('April McClain Delaney', 'house')).toBe('M001232');
     expect(id('Lisa McClain', 'house')).toBe('M001136');
     expect(id('John Boozman', 'house')).toBeNull();
+  });
+
+  it('tells a member in office from former members of the same name, and says why a name matches none', () => {
+    const withFormer = new MemberMatcher([
+      ...MEMBERS,
+      member('T000476', 'Thom Tillis', 'Tillis', 'senate', 'NC', 'thom tillis thom tillis'),
+      member('T000162', 'Craig Thomas', 'Thomas', 'senate', 'WY', 'craig thomas', false),
+      member('C001129', 'Mike Collins', 'Collins', 'house', 'GA', 'mike collins mike collins'),
+      member('C000640', 'Mac Collins', 'Collins', 'house', 'GA', 'michael allen mac collins', false),
+    ]);
+    const match = (name: string, chamber = 'senate', state?: string) =>
+      withFormer.match(name, chamber, state)?.member.bioguideId ?? null;
+    // The surname that ends the name wins over a surname used as a given name (Thomas).
+    expect(match('Thomas R Tillis')).toBe('T000476');
+    expect(match('Michael Collins', 'house', 'GA')).toBe('C001129');
+    expect(withFormer.unmatchedReason('Kelly Loeffler', 'senate')).toMatch(/Mark Kelly \(K000377\)/);
+    expect(withFormer.unmatchedReason('Thomas Carper', 'senate')).toMatch(/surname/);
+    expect(withFormer.unmatchedReason('Thomas R Tillis', 'senate')).toBeNull();
   });
 
   it('names an unmatched member "<first> <last>"', () => {

@@ -11,6 +11,8 @@ export interface MemberIdentity {
   party: string;
   /** Every given form of the name, folded: first, middle, nickname, official name. */
   nameFolded: string;
+  /** false for a former member: a name that fits a member in office and former members is the one in office's. */
+  inOffice: boolean;
 }
 
 // The titles and suffixes member search ignores, and the degrees disclosures add to names ("Richard Dean Dr McCormick",
@@ -77,7 +79,8 @@ export interface MemberMatch {
  */
 export class MemberMatcher {
   private readonly byChamber = new Map<string, { member: MemberIdentity; surname: string[]; given: Set<string> }[]>();
-  private readonly cache = new Map<string, MemberMatch | null>();
+  private readonly cache = new Map<string, MemberMatch | { reason: string }>();
+  private readonly byId = new Map<string, MemberIdentity>();
 
   constructor(members: readonly MemberIdentity[]) {
     for (const member of members) {
@@ -88,6 +91,7 @@ export class MemberMatcher {
           .filter((word) => word.length > 1 && !surname.includes(word) && !NOT_A_NAME.has(word))
           .flatMap(givenNameForms),
       );
+      this.byId.set(member.bioguideId, member);
       const list = this.byChamber.get(member.chamber) ?? [];
       list.push({ member, surname, given });
       this.byChamber.set(member.chamber, list);
@@ -98,35 +102,74 @@ export class MemberMatcher {
     return [...this.byChamber.values()].reduce((total, list) => total + list.length, 0);
   }
 
+  /** The member of a Bioguide id, for sources that carry one. */
+  byBioguideId(bioguideId: string): MemberIdentity | undefined {
+    return this.byId.get(bioguideId);
+  }
+
   match(rawName: string, chamber: string, state?: string | null): MemberMatch | null {
+    const result = this.resolve(rawName, chamber, state);
+    return 'member' in result ? result : null;
+  }
+
+  /** Why a name matches no member, in a sentence for the import summary (null when it does match). */
+  unmatchedReason(rawName: string, chamber: string, state?: string | null): string | null {
+    const result = this.resolve(rawName, chamber, state);
+    return 'reason' in result ? result.reason : null;
+  }
+
+  private resolve(rawName: string, chamber: string, state?: string | null): MemberMatch | { reason: string } {
     const cacheKey = `${chamber}|${state ?? ''}|${rawName}`;
-    if (this.cache.has(cacheKey)) return this.cache.get(cacheKey)!;
+    const cached = this.cache.get(cacheKey);
+    if (cached) return cached;
     const result = this.find(rawName, chamber, state);
     this.cache.set(cacheKey, result);
     return result;
   }
 
-  private find(rawName: string, chamber: string, state?: string | null): MemberMatch | null {
+  private find(rawName: string, chamber: string, state?: string | null): MemberMatch | { reason: string } {
     const words = new Set(nameWords(rawName));
     let candidates = (this.byChamber.get(chamber) ?? []).filter((entry) =>
       entry.surname.every((word) => words.has(word)),
     );
     if (state) candidates = candidates.filter((entry) => entry.member.state === state);
-    if (candidates.length === 0) return null;
+    const where = `the ${chamber}${state ? ` for ${state}` : ''}`;
+    if (candidates.length === 0) return { reason: `no member of ${where} has a surname in this name` };
     const confident = candidates.filter((entry) =>
       [...words].some((word) => !entry.surname.includes(word) && entry.given.has(word)),
     );
     if (confident.length > 0) {
       // "April McClain Delaney" also contains Lisa McClain's surname: the longer surname is the better match.
       const longest = Math.max(...confident.map((entry) => entry.surname.length));
-      const best = confident.filter((entry) => entry.surname.length === longest);
-      return best.length === 1 ? { member: best[0]!.member, confident: true } : null;
+      const best = preferInOffice(confident.filter((entry) => entry.surname.length === longest));
+      return best.length === 1
+        ? { member: best[0]!.member, confident: true }
+        : { reason: `matches several members of ${where}: ${named(best)}` };
     }
-    // Without a given name, the surname must end the name: "Kelly Loeffler" is not Senator Mark Kelly.
+    // Without a given name, the surname must end the name: "Kelly Loeffler" is not Senator Mark Kelly, and
+    // "Thomas R Tillis" is Thom Tillis, not Craig Thomas.
     const lastWord = foldName(orderedNameWords(rawName).at(-1) ?? '');
-    const surnameLast = candidates.filter((entry) => entry.surname.at(-1) === lastWord);
-    return surnameLast.length === 1 && candidates.length === 1
-      ? { member: surnameLast[0]!.member, confident: false }
-      : null;
+    const surnameLast = preferInOffice(candidates.filter((entry) => entry.surname.at(-1) === lastWord));
+    if (surnameLast.length === 1) return { member: surnameLast[0]!.member, confident: false };
+    return {
+      reason:
+        surnameLast.length === 0
+          ? `has the surname of ${named(candidates)} of ${where} but none of their given names, and the surname does not end the name`
+          : `no given name of ${named(candidates)}, members of ${where} with a surname in this name: the surname alone is not enough`,
+    };
   }
+}
+
+/**
+ * Of several members a name fits equally, the one in office, if only one is: "Michael Collins" of Georgia is
+ * Mike Collins (in office since 2023), not Mac Collins (Michael Allen Collins, who left in 2005). The former
+ * members' file has no term dates to tell them apart by the trade's date.
+ */
+function preferInOffice<Entry extends { member: MemberIdentity }>(entries: Entry[]): Entry[] {
+  const inOffice = entries.filter((entry) => entry.member.inOffice);
+  return entries.length > 1 && inOffice.length === 1 ? inOffice : entries;
+}
+
+function named(entries: { member: MemberIdentity }[]): string {
+  return entries.map((entry) => `${entry.member.fullName} (${entry.member.bioguideId})`).join(', ');
 }

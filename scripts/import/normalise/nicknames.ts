@@ -4,7 +4,7 @@
  */
 const GROUPS = [
   ['william', 'bill', 'billy', 'will'],
-  ['thomas', 'tom', 'tommy'],
+  ['thomas', 'tom', 'tommy', 'thom'],
   ['robert', 'bob', 'bobby', 'rob'],
   ['richard', 'rich', 'rick', 'dick'],
   ['james', 'jim', 'jimmy'],

@@ -4,7 +4,7 @@ import { STOCK_ACT_DEADLINE_DAYS } from '../../../subgraphs/markets/disclosure.t
 import { BatchWriter } from '../batch-writer.ts';
 import type { UpsertTable } from '../batch-writer.ts';
 import { emptyCounts, reject } from '../importer.ts';
-import type { ImportContext, ImportCounts } from '../importer.ts';
+import type { ImportContext, ImportCounts, UnmatchedName } from '../importer.ts';
 import { checkPlausibleDate, daysBetween, parseDate } from '../normalise/dates.ts';
 import { MemberMatcher, displayName } from '../normalise/members.ts';
 import type { MemberIdentity } from '../normalise/members.ts';
@@ -21,6 +21,8 @@ import { convertOrReject } from '../rejects.ts';
 /** One disclosed transaction as the Senate and House files have it, before normalisation. */
 export interface DisclosedTrade {
   memberName: string;
+  /** The member's Bioguide id, when the source carries one: it wins over the name. */
+  bioguideId?: string | null;
   /** `MO04`: the House files' district, which gives the state. */
   district?: string | null;
   transactionDate: string | null | undefined;
@@ -62,6 +64,7 @@ const TRADES_TABLE: UpsertTable = {
     filing_url: 'text',
     natural_key: 'text',
     identity_key: 'text',
+    district: 'text',
   },
   key: ['natural_key'],
   insertOnly: { id: 'gen_random_uuid()' },
@@ -89,7 +92,7 @@ export async function importTrades(
   });
   // Position of a transaction among identical ones in the same filing, so two equal lines stay two trades.
   const occurrences = new Map<string, number>();
-  const unmatched = new Map<string, number>();
+  const unmatched = new Map<string, UnmatchedName>();
   for await (const { raw, trade } of records) {
     counts.read += 1;
     const row = await convertOrReject(
@@ -104,21 +107,28 @@ export async function importTrades(
     const baseKey = createHash('sha1').update(row.base).digest('base64');
     const occurrence = occurrences.get(baseKey) ?? 0;
     occurrences.set(baseKey, occurrence + 1);
-    if (!row.values.bioguide_id)
-      unmatched.set(row.values.member_name, (unmatched.get(row.values.member_name) ?? 0) + 1);
+    if (!row.values.bioguide_id) {
+      const name = row.values.member_name;
+      const entry = unmatched.get(name) ?? {
+        name,
+        chamber,
+        trades: 0,
+        reason: matcher.unmatchedReason(trade.memberName.trim(), chamber, row.state) ?? 'unknown',
+      };
+      entry.trades += 1;
+      unmatched.set(name, entry);
+    }
+    // Without a disclosure date there is no telling which of two filings came later: no amendment link.
     await writer.add({
       ...row.values,
-      natural_key: hash(`${row.base}|${occurrence}`),
-      // Without a disclosure date there is no telling which of two filings came later: no amendment link.
-      identity_key: row.values.disclosure_date ? hash(`${row.identity}|${occurrence}`) : null,
+      ...tradeKeys(row.identity, row.values.filing_url, occurrence, row.values.disclosure_date !== null),
     });
   }
   await writer.flush();
   const superseded = await markSuperseded(context.db.sql, source);
   if (unmatched.size) {
-    context.progress(
-      `${source}: ${unmatched.size} names match no member (bioguide_id left null): ${[...unmatched.keys()].join('; ')}`,
-    );
+    counts.unmatched = [...unmatched.values()].sort((a, b) => b.trades - a.trades || a.name.localeCompare(b.name));
+    reportUnmatched(context, source, counts.unmatched);
   }
   context.progress(`${source}: ${superseded} trades superseded by a later amendment`);
   return counts;
@@ -161,24 +171,26 @@ function tradeRow(
   if (!ticker && !description) reject('missing_asset', 'neither a ticker nor an asset description');
   const asset = classifyAsset(trade.assetType, description, disclosedTicker);
   const state = /^[A-Z]{2}/.exec(trade.district ?? '')?.[0] ?? null;
-  const matched = matcher.match(memberName, chamber, state);
-  const member: MemberIdentity | undefined = matched?.member;
+  const member: MemberIdentity | undefined =
+    (trade.bioguideId ? matcher.byBioguideId(trade.bioguideId.trim().toUpperCase()) : undefined) ??
+    matcher.match(memberName, chamber, state)?.member;
   const lag = disclosureDate ? daysBetween(tradeDate, disclosureDate) : null;
   const filingUrl = (trade.filingUrl ?? '').trim() || null;
   const assetKey = ticker ?? description.toLowerCase();
   // A later filing that repeats a transaction (same member, day, asset, type, owner and amount bucket) is an
   // amendment of it. Without the amount, two real trades of one stock on one day would collapse into one.
-  const identity = [
+  const identity = tradeIdentity({
     source,
-    member?.bioguideId ?? displayName(memberName).toLowerCase(),
+    member: member?.bioguideId ?? displayName(memberName).toLowerCase(),
     tradeDate,
     assetKey,
-    asset.optionDetail ?? '',
+    optionDetail: asset.optionDetail,
     tradeType,
     owner,
-    amount.range,
-  ].join('|');
+    amountRange: amount.range,
+  });
   return {
+    state,
     identity,
     base: `${identity}|${filingUrl ?? ''}`,
     values: {
@@ -201,8 +213,51 @@ function tradeRow(
       late: lag !== null && lag > STOCK_ACT_DEADLINE_DAYS,
       source,
       filing_url: filingUrl,
+      district: trade.district?.trim() || null,
     },
   };
+}
+
+/** The parts of a trade's identity; `member` is the bioguide id, else the lower-cased display name. */
+export interface TradeIdentityParts {
+  source: string;
+  member: string;
+  tradeDate: string;
+  /** The ticker, else the lower-cased asset description. */
+  assetKey: string;
+  optionDetail: string | null;
+  tradeType: string;
+  owner: string;
+  amountRange: string;
+}
+
+export function tradeIdentity(parts: TradeIdentityParts): string {
+  return [
+    parts.source,
+    parts.member,
+    parts.tradeDate,
+    parts.assetKey,
+    parts.optionDetail ?? '',
+    parts.tradeType,
+    parts.owner,
+    parts.amountRange,
+  ].join('|');
+}
+
+/** The natural key and amendment identity of the `occurrence`-th identical line of one filing. */
+export function tradeKeys(identity: string, filingUrl: string | null, occurrence: number, disclosed: boolean) {
+  return {
+    natural_key: hash(`${identity}|${filingUrl ?? ''}|${occurrence}`),
+    identity_key: disclosed ? hash(`${identity}|${occurrence}`) : null,
+  };
+}
+
+/** The unmatched names on stderr, one a line with their trades and the reason. */
+export function reportUnmatched(context: ImportContext, source: string, unmatched: readonly UnmatchedName[]): void {
+  context.progress(`${source}: ${unmatched.length} names match no member (bioguide_id and party left null):`);
+  for (const entry of unmatched) {
+    context.progress(`  ${entry.name} (${entry.chamber}, ${entry.trades} trades): ${entry.reason}`);
+  }
 }
 
 function hash(text: string): string {
@@ -215,7 +270,7 @@ async function loadTickers(sql: SqlClient): Promise<Set<string>> {
   return new Set(rows.map((row) => row.ticker));
 }
 
-async function loadMembers(sql: SqlClient): Promise<MemberIdentity[]> {
+export async function loadMembers(sql: SqlClient): Promise<MemberIdentity[]> {
   const rows = await sql.query<{
     bioguide_id: string;
     full_name: string;
@@ -224,7 +279,8 @@ async function loadMembers(sql: SqlClient): Promise<MemberIdentity[]> {
     state: string;
     party: string;
     name_folded: string | null;
-  }>('SELECT bioguide_id, full_name, last_name, chamber, state, party, name_folded FROM members');
+    in_office: boolean;
+  }>('SELECT bioguide_id, full_name, last_name, chamber, state, party, name_folded, in_office FROM members');
   return rows.map((row) => ({
     bioguideId: row.bioguide_id,
     fullName: row.full_name,
@@ -233,6 +289,7 @@ async function loadMembers(sql: SqlClient): Promise<MemberIdentity[]> {
     state: row.state,
     party: row.party,
     nameFolded: row.name_folded ?? row.full_name.toLowerCase(),
+    inOffice: row.in_office,
   }));
 }
 
@@ -241,7 +298,7 @@ async function loadMembers(sql: SqlClient): Promise<MemberIdentity[]> {
  * the others point to it: later disclosure date first, then the higher House document number. One statement
  * for the whole source, so it also corrects links after a file is imported again or out of order.
  */
-async function markSuperseded(sql: SqlClient, source: string): Promise<number> {
+export async function markSuperseded(sql: SqlClient, source: string): Promise<number> {
   await sql.query(
     `WITH ranked AS (
        SELECT id, first_value(id) OVER (

@@ -13,6 +13,8 @@ interface HouseRecord {
   type?: string;
   amount?: string;
   representative?: string;
+  /** Some copies of the data add the member's Bioguide id. */
+  bioguide_id?: string | null;
   district?: string | null;
   source_url?: string;
 }
@@ -25,6 +27,7 @@ async function* houseTrades(files: string[]): AsyncGenerator<{ raw: unknown; tra
         raw,
         trade: {
           memberName: record.representative ?? '',
+          bioguideId: record.bioguide_id,
           district: record.district,
           transactionDate: record.transaction_date,
           // A House report always has a filing date; a missing one is a parse error, not "unknown".

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { parse } from 'yaml';
 import { z } from 'zod';
 import { foldName } from '../../../subgraphs/markets/names.ts';
+import { attributeStoredTrades } from '../attribution.ts';
 import { BatchWriter } from '../batch-writer.ts';
 import { emptyCounts, reject } from '../importer.ts';
 import type { Importer } from '../importer.ts';
@@ -36,7 +37,7 @@ const legislator = z.object({
 
 const PARTIES: Record<string, string> = { Democrat: 'D', Republican: 'R', Independent: 'I' };
 
-const MEMBERS_TABLE = {
+export const MEMBERS_TABLE = {
   table: 'members',
   columns: {
     bioguide_id: 'text',
@@ -49,6 +50,7 @@ const MEMBERS_TABLE = {
     district: 'text',
     committees: 'text[]',
     name_folded: 'text',
+    in_office: 'boolean',
   },
   key: ['bioguide_id'],
 };
@@ -68,6 +70,7 @@ export const membersImporter: Importer = {
     // Without the committee files, the committees already stored are kept rather than emptied.
     const spec = membership ? MEMBERS_TABLE : { ...MEMBERS_TABLE, keep: ['committees'] };
     const writer = new BatchWriter(context.db.sql, spec, counts);
+    const ids: string[] = [];
     for (const entry of legislators) {
       counts.read += 1;
       const row = await convertOrReject(
@@ -77,10 +80,21 @@ export const membersImporter: Importer = {
         context.rejects,
         counts,
       );
-      if (row) await writer.add(row);
+      if (!row) continue;
+      ids.push(row.bioguide_id);
+      await writer.add(row);
     }
     await writer.flush();
-    context.progress(`members: ${counts.read} legislators, ${committeeNames.size} committees named`);
+    // A member in office before and absent from this file has left: legislators-historical may update them now.
+    const left = await context.db.sql.query(
+      'UPDATE members SET in_office = false WHERE in_office AND NOT (bioguide_id = ANY($1::text[])) RETURNING 1',
+      [ids],
+    );
+    context.progress(
+      `members: ${counts.read} legislators, ${committeeNames.size} committees named, ${left.length} no longer in office`,
+    );
+    const { unmatched } = await attributeStoredTrades(context, 'members');
+    if (unmatched.length) counts.unmatched = unmatched;
     return counts;
   },
 };
@@ -111,6 +125,7 @@ function memberRow(entry: unknown, committeesByMember: Map<string, string[]>) {
     name_folded: foldName(
       [name.first, name.middle, name.nickname, name.last, name.official_full].filter(Boolean).join(' '),
     ),
+    in_office: true,
   };
 }
 

@@ -14,6 +14,8 @@ interface SenateRecord {
   type?: string;
   amount?: string;
   senator?: string;
+  /** Some copies of the data add the member's Bioguide id. */
+  bioguide_id?: string | null;
   ptr_link?: string;
 }
 
@@ -25,6 +27,7 @@ async function* senateTrades(files: string[]): AsyncGenerator<{ raw: unknown; tr
         raw,
         trade: {
           memberName: record.senator ?? '',
+          bioguideId: record.bioguide_id,
           transactionDate: record.transaction_date,
           disclosureDate: record.disclosure_date,
           owner: record.owner,

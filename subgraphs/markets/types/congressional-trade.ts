@@ -10,6 +10,7 @@ import { PageInfo, builder } from '../builder.ts';
 import { isoDate } from '../../platform/dates.ts';
 import { disclosureLagDays, isLateDisclosure, parseAmountRange } from '../disclosure.ts';
 import { matchingTradeMemberNames, memberQuery } from '../member-match.ts';
+import { chamberOfTitle } from '../names.ts';
 import { tickerSymbol } from '../tickers.ts';
 import { committeeMemberIds, committeeName } from '../committee-members.ts';
 import { Chamber, Party } from './member.ts';
@@ -70,7 +71,8 @@ const tradeFilterSpecs = {
   party: argument(Party, z.string()),
   tradeType: argument(TradeType, z.string()),
   member: argument('String', memberQuery, {
-    description: 'A partial name in either order: Pelosi, nancy pelosi, Pelosi, Nancy.',
+    description:
+      'A partial name in either order (Pelosi, nancy pelosi, Pelosi, Nancy), typos tolerated when nothing matches as written; a title (Sen., Rep.) is a chamber.',
   }),
   committee: argument('String', committeeName, {
     description: 'Trades by members who sit on this full committee, named as on a member (Armed Services).',
@@ -109,13 +111,16 @@ export async function tradeWhere(args: object, context: RequestContext): Promise
   const days = filter.days ?? (filter.from || filter.to ? undefined : DEFAULT_TRADE_DAYS);
   const names = filter.member === undefined ? undefined : await matchingTradeMemberNames(context.db.sql, filter.member);
   const seats = filter.committee === undefined ? undefined : await committeeMemberIds(context.db.sql, filter.committee);
+  // A title in the name is a chamber: `member=Sen. Warren` is `member=warren&chamber=senate`.
+  const titled = filter.member === undefined ? undefined : chamberOfTitle(filter.member);
+  const contradicts = titled !== undefined && filter.chamber !== undefined && titled !== filter.chamber;
   return {
     ...CURRENT_TRADES,
     ticker: filter.ticker,
-    chamber: filter.chamber,
+    chamber: filter.chamber ?? titled,
     party: filter.party,
     tradeType: filter.tradeType,
-    memberName: names && { in: names },
+    memberName: names && { in: contradicts ? [] : names },
     bioguideId: seats && { in: seats },
     tradeDate: { gte: days === undefined ? filter.from : daysAgo(days), lte: filter.to },
   };

@@ -67,7 +67,7 @@ const MemberMatch = builder.objectRef<{ bioguideId: string; similarity: number }
   description: 'A member found by name, with how close the name is to the query.',
   fields: (t) => ({
     similarity: t.float({
-      description: 'Trigram similarity of the folded names, 0-1.',
+      description: 'How close the name is to the query, 0-1: word_similarity of each query word, averaged.',
       resolve: (match) => match.similarity,
     }),
     member: t.prismaField({
@@ -88,7 +88,8 @@ builder.queryFields((t) => ({
   members: t.field({
     type: [MemberMatch],
     description:
-      'Members whose name contains every word of `q` (either order, any case, accents folded), best match first.',
+      'Members whose name contains every word of `q` (either order, any case, accents folded) or, when none does, ' +
+      'every word within one or two typos; a title (Sen., Rep.) ranks its chamber first, then similarity, then trades.',
     args: memberSearch.graphql(t.arg),
     resolve: (_root, args, context) => {
       const search = memberSearch.parse(args);

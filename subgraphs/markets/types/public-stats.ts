@@ -59,7 +59,8 @@ builder.queryFields((t) => ({
            (SELECT coalesce(sum(trades), 0)::int FROM market_disclosure_days) AS congressional_trades,
            (SELECT coalesce(sum(signals), 0)::int FROM market_signal_dates WHERE day > ${WEEK_AGO}::date)
              + (SELECT count(*)::int FROM signals WHERE created_at >= ${WEEK_AGO} AND created_at < ${WEEK_AGO}::date + 1) AS signals_7d,
-           (SELECT count(*)::int FROM members) AS members_tracked,
+           (SELECT count(*)::int FROM members m WHERE m.in_office OR EXISTS (
+              SELECT 1 FROM congressional_trades c WHERE c.bioguide_id = m.bioguide_id)) AS members_tracked,
            (SELECT count(*)::int FROM (SELECT ticker FROM signal_tickers UNION SELECT ticker FROM trade_tickers) AS t
              WHERE ticker IS NOT NULL) AS tickers_tracked,
            to_char(GREATEST((SELECT max(created_at) FROM signals),

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "congressional_trades" ADD COLUMN     "district" TEXT;
