@@ -138,6 +138,21 @@ describe('market records link to the verticals company by ticker', () => {
     const data = await service.graphql(`query { ticker(symbol: "ZZZZ") { found ${COMPANY} } }`, {}, key);
     expect(data.ticker).toEqual({ found: false, company: null });
   });
+
+  it('answers a ticker without a company record with null and no value-completion noise', async () => {
+    const { status, body } = await service.graphqlRaw(
+      `query { signals(signalType: macro, limit: 3) { nodes { ticker ${COMPANY} } } }`,
+      {},
+      key,
+    );
+    expect(status).toBe(200);
+    const nodes = (body as { data: { signals: { nodes: { company: unknown }[] } } }).data.signals.nodes;
+    expect(nodes.length).toBeGreaterThan(0);
+    for (const node of nodes) expect(node.company).toBeNull();
+    // @apollo/gateway lists "Cannot return null for non-nullable field Company.name" here unless it is dropped.
+    expect(body).not.toHaveProperty('errors');
+    expect(body).not.toHaveProperty('extensions.valueCompletion');
+  });
 });
 
 describe('the companies ticker filter', () => {
