@@ -27,7 +27,6 @@ interface StatisticsRow {
   reltuples: number;
   relpages: number;
   pages: number;
-  modified: number;
 }
 
 /**
@@ -36,24 +35,22 @@ interface StatisticsRow {
  * date within its single session) and PostgreSQL:
  * - never analyzed: no column statistics (`pg_stats`), or `reltuples` still -1;
  * - grown: the table's pages now (`pg_relation_size`) exceed those of its last `ANALYZE`/`VACUUM` (`relpages`)
- *   by more than `STALE_GROWTH`;
- * - changed: rows inserted, updated or deleted since the last `ANALYZE` (`n_mod_since_analyze`, PostgreSQL's
- *   counter) exceed `STALE_GROWTH` of the rows it saw.
+ *   by more than `STALE_GROWTH` (updates grow it too: each writes a new row version).
+ * PostgreSQL's change counter (`pg_stat_user_tables.n_mod_since_analyze`) is not read: a backend reports its
+ * writes to it up to seconds after they commit, so right after an import that ended with `ANALYZE` it climbs
+ * again and would call fresh statistics stale (autovacuum re-analyzes such tables on PostgreSQL anyway).
  */
 export async function statisticsAreStale(sql: SqlClient, table: string): Promise<boolean> {
   const [row] = await sql.query<StatisticsRow>(
     `SELECT EXISTS (SELECT 1 FROM pg_stats p WHERE p.schemaname = n.nspname AND p.tablename = c.relname) AS analyzed,
             c.reltuples::float8 AS reltuples, c.relpages::float8 AS relpages,
-            (pg_relation_size(c.oid) / current_setting('block_size')::int)::float8 AS pages,
-            coalesce(s.n_mod_since_analyze, 0)::float8 AS modified
+            (pg_relation_size(c.oid) / current_setting('block_size')::int)::float8 AS pages
        FROM pg_class c
        JOIN pg_namespace n ON n.oid = c.relnamespace
-       LEFT JOIN pg_stat_user_tables s ON s.relid = c.oid
       WHERE c.oid = to_regclass($1)`,
     [quoteIdent(table)],
   );
   if (!row) return true; // no such table: nothing to trust
   if (!row.analyzed || row.reltuples < 0) return true;
-  if (row.pages > row.relpages * (1 + STALE_GROWTH)) return true;
-  return row.modified > row.reltuples * STALE_GROWTH;
+  return row.pages > row.relpages * (1 + STALE_GROWTH);
 }
