@@ -1,5 +1,4 @@
 import { readFile } from 'node:fs/promises';
-import { parse as parseCsv } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { runImport } from '../../scripts/import/run.ts';
@@ -26,23 +25,8 @@ describe('committees on imported real data', () => {
     await runImport(live, 'sec-tickers', [REAL_FILES.tickers], options);
     await runImport(live, 'senate-trades', [REAL_FILES.senate], options);
     await runImport(live, 'house-trades', [REAL_FILES.house], options);
-    const constituents = parseCsv(await readFile(REAL_FILES.sp500, 'utf8'), { columns: true }) as Record<
-      string,
-      string
-    >[];
-    // The SEC ticker file gave most tickers a profile without a sector; the S&P 500 file gives these theirs.
-    await live.sql.query(
-      `INSERT INTO company_profiles (ticker, company_name, sector, industry, description)
-       SELECT ticker, name, sector, industry, '' FROM unnest($1::text[], $2::text[], $3::text[], $4::text[])
-         AS c(ticker, name, sector, industry)
-       ON CONFLICT (ticker) DO UPDATE SET sector = excluded.sector, industry = excluded.industry`,
-      [
-        constituents.map((row) => row.Symbol),
-        constituents.map((row) => row.Security),
-        constituents.map((row) => row['GICS Sector']),
-        constituents.map((row) => row['GICS Sub-Industry']),
-      ],
-    );
+    // The SEC ticker file gives most tickers a profile without a sector; the S&P 500 file gives these theirs.
+    await runImport(live, 'sp500-constituents', [REAL_FILES.sp500], options);
     ({ key } = await service.createKey({ plan: 'institutional', mode: 'live' }));
   });
   afterAll(() => service?.stop());
