@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { BadRequestError, NotFoundError } from './errors.ts';
 
 /** The largest id a PostgreSQL `integer` column holds: a bigger number is no record of ours. */
@@ -31,4 +32,11 @@ export function idCodec(prefix: string): IdCodec {
       return found && found[1] === prefix && id <= MAX_ID && value === `${prefix}_${id}` ? id : undefined;
     },
   };
+}
+
+/** Market records (signals, trades, insider trades) are keyed by UUID: anything else is a 400, not a lookup. */
+export function parseUuid(value: string | number, parameter = 'id'): string {
+  const id = String(value);
+  if (!z.uuid().safeParse(id).success) throw new BadRequestError({ [parameter]: 'must be a UUID' });
+  return id;
 }

@@ -202,6 +202,17 @@ describe('insiderTrades in GraphQL', () => {
     expect(connection.sort()).toEqual((await ids(`owner_name = 'Scarpelli Michael'`)).sort());
   });
 
+  it('refuses an id that is not a UUID as invalid_parameter naming id, for every market record read by id', async () => {
+    for (const field of ['insiderTrade', 'congressionalTrade', 'signal']) {
+      const response = await service.graphqlRaw(`query { ${field}(id: "b2b_1") { id } }`, {}, key);
+      expect(response.body.data, field).toEqual({ [field]: null });
+      expect(response.body.errors[0].extensions, field).toEqual({
+        code: 'invalid_parameter',
+        details: { id: 'must be a UUID' },
+      });
+    }
+  });
+
   it('gives the analyst plan the company but not its decision makers', async () => {
     const data = await service.graphql(
       `query { insiderTrades(ticker: "SNOW", limit: 1) { nodes { company { name ticker } } } }`,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Prisma } from '../../../prisma/generated/client/client.ts';
 import type { RequestContext } from '../../platform/context.ts';
-import { BadRequestError } from '../../platform/errors.ts';
+import { parseUuid } from '../../platform/ids.ts';
 import { resolvePaging } from '../../platform/paging.ts';
 import { argument, defineArguments } from '../../platform/arguments.ts';
 import type { ArgumentValues } from '../../platform/arguments.ts';
@@ -164,8 +164,7 @@ builder.queryFields((t) => ({
     nullable: true,
     args: { id: t.arg.id({ required: true }) },
     resolve: (query, _root, args, context) => {
-      if (!z.uuid().safeParse(args.id).success) throw new BadRequestError({ id: 'must be a UUID' });
-      return context.db.prisma.congressionalTrade.findUnique({ ...query, where: { id: String(args.id) } });
+      return context.db.prisma.congressionalTrade.findUnique({ ...query, where: { id: parseUuid(args.id) } });
     },
   }),
 }));

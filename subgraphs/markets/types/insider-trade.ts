@@ -4,7 +4,7 @@ import type { RequestContext } from '../../platform/context.ts';
 import { argument, defineArguments } from '../../platform/arguments.ts';
 import type { ArgumentValues } from '../../platform/arguments.ts';
 import { isoDate } from '../../platform/dates.ts';
-import { BadRequestError } from '../../platform/errors.ts';
+import { parseUuid } from '../../platform/ids.ts';
 import { definePageObject, pageSource } from '../../platform/page-object.ts';
 import { resolvePaging } from '../../platform/paging.ts';
 import { countTotal } from '../../platform/totals.ts';
@@ -139,8 +139,7 @@ builder.queryFields((t) => ({
     nullable: true,
     args: { id: t.arg.id({ required: true }) },
     resolve: (query, _root, args, context) => {
-      if (!z.uuid().safeParse(args.id).success) throw new BadRequestError({ id: 'must be a UUID' });
-      return context.db.prisma.insiderTransaction.findUnique({ ...query, where: { id: String(args.id) } });
+      return context.db.prisma.insiderTransaction.findUnique({ ...query, where: { id: parseUuid(args.id) } });
     },
   }),
 }));

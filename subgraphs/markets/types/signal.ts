@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { Prisma } from '../../../prisma/generated/client/client.ts';
 import type { RequestContext } from '../../platform/context.ts';
-import { BadRequestError, NotFoundError } from '../../platform/errors.ts';
+import { NotFoundError } from '../../platform/errors.ts';
+import { parseUuid } from '../../platform/ids.ts';
 import { resolvePaging } from '../../platform/paging.ts';
 import { signalHistoryStart } from '../../platform/plans.ts';
 import { argument, defineArguments } from '../../platform/arguments.ts';
@@ -102,10 +103,9 @@ builder.queryFields((t) => ({
     nullable: true,
     args: { id: t.arg.id({ required: true }) },
     resolve: (query, _root, args, context) => {
-      if (!z.uuid().safeParse(args.id).success) throw new BadRequestError({ id: 'must be a UUID' });
       return context.db.prisma.signal.findFirst({
         ...query,
-        where: { id: String(args.id), createdAt: { gte: signalHistoryStart(context.viewer?.plan) } },
+        where: { id: parseUuid(args.id), createdAt: { gte: signalHistoryStart(context.viewer?.plan) } },
       });
     },
   }),
