@@ -155,6 +155,7 @@ describe('GET /api/search and the plan table', () => {
       website: null,
       employees: null,
       headquarters: null,
+      founded: null,
       cik: null,
       updatedAt: null,
     };
