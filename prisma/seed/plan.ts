@@ -3,6 +3,11 @@ import type { SeedContext } from './context.ts';
 import { BRIEFING_COLUMNS, BRIEFING_DAYS, briefingRows, type DayTopSignal } from './generate/briefing.ts';
 import { TRADE_COLUMNS, congressionalTradeRows, tradeCount } from './generate/congressional-trade.ts';
 import {
+  INSIDER_TRANSACTION_COLUMNS,
+  insiderTransactionCount,
+  insiderTransactionRows,
+} from './generate/insider-transaction.ts';
+import {
   DAILY_PRICE_COLUMNS,
   MARKET_TICKERS,
   PRICE_DAYS,
@@ -49,6 +54,7 @@ const MARKET_CHAIN = [
   'company_profiles',
   'daily_prices',
   'signals',
+  'insider_transactions',
   'congressional_trades',
   'yield_curve_points',
   'macro_indicators',
@@ -92,6 +98,9 @@ export async function planTables(ctx: SeedContext): Promise<TableLoad[]> {
     load('company_profiles', PROFILE_COLUMNS, MARKET_TICKERS.length, () => profileRows(ctx)),
     load('daily_prices', DAILY_PRICE_COLUMNS, MARKET_TICKERS.length * PRICE_DAYS, () => dailyPriceRows(ctx)),
     load('signals', SIGNAL_COLUMNS, signalCount(ctx.scale), () => signalRows(ctx)),
+    load('insider_transactions', INSIDER_TRANSACTION_COLUMNS, insiderTransactionCount(ctx.scale), () =>
+      insiderTransactionRows(ctx),
+    ),
     load('congressional_trades', TRADE_COLUMNS, tradeCount(ctx.scale), () => congressionalTradeRows(ctx)),
     load('yield_curve_points', YIELD_COLUMNS, curveDays * TENORS.length, () => yieldCurveRows(ctx)),
     load('macro_indicators', MACRO_COLUMNS, 3 * 60 + 2 * curveDays, () => macroRows(ctx)),

@@ -47,6 +47,9 @@ beforeAll(async () => {
     .replace('<transactionCode>M</transactionCode>', '<transactionCode>G</transactionCode>');
   const apple = join(folder, `${OTHER_ACCESSION}.xml`);
   await writeFile(apple, other);
+  // The live database is seeded too (its companies are what `company` resolves to); its generated filings are
+  // removed so these tests see exactly the two imported ones. The sandbox's are tested below.
+  await service.databases.live.sql.query('DELETE FROM insider_transactions');
   const options = { now: SNAPSHOT_DAY };
   expect(await runImport(service.databases.live, 'form4', [snow, apple], options)).toMatchObject({ rejected: 0 });
   ({ key } = await service.createKey({ plan: 'analyst', mode: 'live' }));
@@ -159,14 +162,24 @@ describe('GET /api/insider-trades', () => {
     }
   });
 
-  it('is empty on the sandbox, whose generated data has no Form 4 filings', async () => {
+  it('lists the sandbox’s generated filings, option exercises with their terms', async () => {
     const { key: sandbox } = await service.createKey({ plan: 'analyst', mode: 'sandbox' });
-    const response = await service.get('/api/insider-trades', sandbox);
+    const response = await service.get('/api/insider-trades?limit=200', sandbox);
     expect(response.status).toBe(200);
-    const [row] = await service.databases.sandbox.sql.query<{ n: number }>(
-      'SELECT count(*)::int AS n FROM insider_transactions',
-    );
+    const sql = service.databases.sandbox.sql;
+    const [row] = await sql.query<{ n: number }>('SELECT count(*)::int AS n FROM insider_transactions');
+    expect(row!.n).toBeGreaterThan(0);
     expect(response.body.total).toBe(row!.n);
+    const [newest] = await sql.query<{ id: string }>(
+      'SELECT id FROM insider_transactions ORDER BY transaction_date DESC, id DESC LIMIT 1',
+    );
+    expect(response.body.trades[0].id).toBe(newest!.id);
+    const exercises = await service.get('/api/insider-trades?transaction_code=M&limit=200', sandbox);
+    const option = (exercises.body.trades as Record<string, unknown>[]).find((trade) => trade.derivative);
+    expect(option, 'an option exercise in the sandbox').toBeDefined();
+    expect(option).toMatchObject({ acquired_disposed: 'D', underlying_security_title: 'Common Stock' });
+    expect(option!.conversion_or_exercise_price).toBeGreaterThan(0);
+    expect(String(option!.expiration_date) > String(option!.transaction_date)).toBe(true);
   });
 });
 
