@@ -79,7 +79,8 @@ export function* insiderTransactionRows(ctx: SeedContext): Generator<Row> {
       const price = Math.round(basePrice(ctx, ticker.ticker) * rng.logNormal(1, 0.04) * 100) / 100;
       const acquired = code === 'P' || code === 'A' || code === 'M';
       holding = Math.max(0, holding + (acquired ? shares : -Math.min(shares, holding)));
-      const stockRow = (txCode: string, txPrice: number | null): Row => [
+      // The columns every line of one filing shares, behind a fresh id.
+      const filed = (): Row => [
         rng.uuid(),
         owner.accession,
         ticker.ticker,
@@ -87,6 +88,9 @@ export function* insiderTransactionRows(ctx: SeedContext): Generator<Row> {
         owner.name,
         owner.cik,
         owner.title,
+      ];
+      const stockRow = (txCode: string, txPrice: number | null): Row => [
+        ...filed(),
         'Common Stock',
         false,
         date,
@@ -107,13 +111,7 @@ export function* insiderTransactionRows(ctx: SeedContext): Generator<Row> {
       if (code === 'M') {
         const strike = Math.round(price * rng.between(30, 80)) / 100;
         yield [
-          rng.uuid(),
-          owner.accession,
-          ticker.ticker,
-          ticker.cik,
-          owner.name,
-          owner.cik,
-          owner.title,
+          ...filed(),
           'Stock Option (Right to Buy)',
           true,
           date,
