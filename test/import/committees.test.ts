@@ -5,6 +5,7 @@ import { runImport } from '../../scripts/import/run.ts';
 import { COMMITTEE_JURISDICTION, overlappingCommittees } from '../../subgraphs/markets/committee-jurisdiction.ts';
 import { startTestService } from '../support/service.ts';
 import type { TestService } from '../support/service.ts';
+import { expectCommitteeCasesFlagged } from '../markets/committee-cases.ts';
 import { REAL_FILES, SNAPSHOT_DAY } from './real-data.ts';
 
 /**
@@ -94,22 +95,7 @@ describe('committees on imported real data', () => {
       ['Financial Services', `p.sector = 'Financials'`],
       ['Armed Services', `p.industry = 'Aerospace & Defense'`],
     ] as const;
-    for (const [committee, condition] of cases) {
-      const [row] = await sql<{ id: string }>(
-        `SELECT c.id FROM congressional_trades c JOIN members m ON m.bioguide_id = c.bioguide_id
-         JOIN company_profiles p ON p.ticker = c.ticker
-         WHERE c.superseded_by_id IS NULL AND $1 = ANY(m.committees) AND ${condition} ORDER BY c.id LIMIT 1`,
-        [committee],
-      );
-      expect(row, committee).toBeDefined();
-      const data = await service.graphql(
-        `query ($id: ID!) { congressionalTrade(id: $id) { committeeOverlap overlappingCommittees } }`,
-        { id: row!.id },
-        key,
-      );
-      expect(data.congressionalTrade.committeeOverlap, committee).toBe(true);
-      expect(data.congressionalTrade.overlappingCommittees).toContain(committee);
-    }
+    await expectCommitteeCasesFlagged(service, service.databases.live, key, cases);
   });
 
   it('does not flag a real trade whose company has no profile or a profile without sector', async () => {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMITTEE_JURISDICTION, overlappingCommittees } from '../../subgraphs/markets/committee-jurisdiction.ts';
 import { startTestService } from '../support/service.ts';
 import type { TestService } from '../support/service.ts';
+import { expectCommitteeCasesFlagged } from './committee-cases.ts';
 import { expectError } from './expect-error.ts';
 
 /** Committee overlap and the `committee` filter on the generated sandbox data (docs/api.md, "Committees"). */
@@ -91,22 +92,7 @@ describe('committee overlap on trades', () => {
       ['Financial Services', `p.sector = 'Financial Services'`],
       ['Armed Services', `p.industry = 'Aerospace & Defense'`],
     ] as const;
-    for (const [committee, condition] of cases) {
-      const [row] = await service.databases.sandbox.sql.query<{ id: string }>(
-        `SELECT c.id FROM congressional_trades c JOIN members m ON m.bioguide_id = c.bioguide_id
-         JOIN company_profiles p ON p.ticker = c.ticker
-         WHERE c.superseded_by_id IS NULL AND $1 = ANY(m.committees) AND ${condition} ORDER BY c.id LIMIT 1`,
-        [committee],
-      );
-      expect(row, committee).toBeDefined();
-      const data = await service.graphql(
-        `query ($id: ID!) { congressionalTrade(id: $id) { committeeOverlap overlappingCommittees } }`,
-        { id: row!.id },
-        key,
-      );
-      expect(data.congressionalTrade.committeeOverlap).toBe(true);
-      expect(data.congressionalTrade.overlappingCommittees).toContain(committee);
-    }
+    await expectCommitteeCasesFlagged(service, service.databases.sandbox, key, cases);
   });
 
   it('does not flag a trade whose company has no profile, even by a member of a covering committee', async () => {
