@@ -18,21 +18,13 @@ const description = 'The business-vertical company with this ticker (lowest id i
 /** A reference the verticals subgraph resolves by ticker; no ticker, no company. */
 const byTicker = (ticker: string | null) => (ticker ? { ticker } : null);
 
-builder.objectField(CongressionalTrade, 'company', (t) =>
-  t.field({ type: CompanyRef, nullable: true, description, resolve: (trade) => byTicker(trade.ticker) }),
-);
-builder.objectField(Signal, 'company', (t) =>
-  t.field({ type: CompanyRef, nullable: true, description, resolve: (signal) => byTicker(signal.ticker) }),
-);
-builder.objectField(Ticker, 'company', (t) =>
-  t.field({ type: CompanyRef, nullable: true, description, resolve: (view) => byTicker(view.ticker) }),
-);
-builder.objectField(ConvergenceLead, 'company', (t) =>
-  t.field({ type: CompanyRef, nullable: true, description, resolve: (lead) => byTicker(lead.ticker) }),
-);
-builder.objectField(WatchlistEntry, 'company', (t) =>
-  t.field({ type: CompanyRef, nullable: true, description, resolve: (entry) => byTicker(entry.ticker) }),
-);
-builder.objectField(InsiderTrade, 'company', (t) =>
-  t.field({ type: CompanyRef, nullable: true, description, resolve: (trade) => byTicker(trade.ticker) }),
-);
+for (const ref of [CongressionalTrade, Signal, Ticker, ConvergenceLead, WatchlistEntry, InsiderTrade]) {
+  builder.objectField(ref, 'company', (t) =>
+    t.field({
+      type: CompanyRef,
+      nullable: true,
+      description,
+      resolve: (record: { ticker: string | null }) => byTicker(record.ticker),
+    }),
+  );
+}
