@@ -67,6 +67,11 @@ export function postgresMigrationSession(url: string): MigrationSession {
   return {
     factory: wholeScriptFactory(new PrismaPg(pool), (script) => pool.query(script)),
     query: async <Row>(text: string) => (await pool.query(text)).rows as Row[],
-    close: () => pool.end(),
+    // The server ends a backend, and drops its locks, only some time after the socket closes: unlock first,
+    // so no lock is seen once close() returns. A broken connection has nothing left to unlock.
+    close: async () => {
+      await pool.query('SELECT pg_advisory_unlock_all()').catch(() => undefined);
+      await pool.end();
+    },
   };
 }
