@@ -16,6 +16,7 @@ import type { CommandOutput, CommandTool, PreparedCommand, ToolName } from './to
 const terminal: CommandOutput = {
   out: (text) => process.stdout.write(text),
   err: (text) => process.stderr.write(text),
+  terminal: process.stderr.isTTY ? process.stderr : undefined,
 };
 
 /**

@@ -4,6 +4,8 @@ import type { Database, Mode } from '../../subgraphs/platform/database.ts';
 export interface CommandOutput {
   out(text: string): void;
   err(text: string): void;
+  /** The terminal `err` writes to, when it is one (a progress bar may be drawn there); absent over the socket. */
+  terminal?: NodeJS.WriteStream;
 }
 
 /** A command whose arguments were checked: the database it needs, the arguments a server gets, and its work. */

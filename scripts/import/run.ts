@@ -3,6 +3,8 @@ import type { Database } from '../../subgraphs/platform/database.ts';
 import { analyzeTables } from '../../subgraphs/platform/table-statistics.ts';
 import type { ImportCounts, ImportOptions } from './importer.ts';
 import { RejectLog } from './rejects.ts';
+import { loadRecords } from './records/load-records.ts';
+import type { RecordLoadOptions, RecordLoadResult } from './records/load-records.ts';
 import { IMPORTERS } from './sources/index.ts';
 import { existingTables, recordWrites } from './written-tables.ts';
 
@@ -36,13 +38,38 @@ export async function runImport(
   await rejects.flush();
   // The aggregate routes read rollups of signals and trades: bring them up to date with what was written.
   await refreshMarketRollups(db);
-  const analyzed = await existingTables(db.sql, [...recording.written, ...MARKET_ROLLUPS]);
-  await analyzeTables(db.sql, analyzed);
-  options.progress?.(`${source}: analyzed ${analyzed.join(', ')}`);
+  await analyzeWritten(db, source, [...recording.written, ...MARKET_ROLLUPS], options.progress);
   if (rejects.byReason.size) {
     options.progress?.(
       `${source}: rejected ${[...rejects.byReason].map(([code, count]) => `${count} ${code}`).join(', ')}`,
     );
   }
   return { source, ...counts };
+}
+
+/**
+ * `import -- records <type> <file...>` (records/load-records.ts), then `ANALYZE` of the tables it wrote, so list
+ * totals count the new records at once.
+ */
+export async function runRecordsLoad(
+  db: Database,
+  type: string,
+  files: string[],
+  options: RecordLoadOptions,
+): Promise<RecordLoadResult> {
+  const recording = recordWrites(db);
+  const result = await loadRecords(recording.db, type, files, options);
+  if (!result.dry_run) await analyzeWritten(db, `records ${type}`, recording.written, options.progress);
+  return result;
+}
+
+async function analyzeWritten(
+  db: Database,
+  label: string,
+  written: Iterable<string>,
+  progress?: (message: string) => void,
+): Promise<void> {
+  const analyzed = await existingTables(db.sql, written);
+  await analyzeTables(db.sql, analyzed);
+  progress?.(`${label}: analyzed ${analyzed.join(', ')}`);
 }

@@ -4,18 +4,24 @@ import { asksForHelp } from '../command-line.ts';
 import { isUsageError, UsageError } from '../commands/tool.ts';
 import type { CommandOutput, CommandTool, PreparedCommand } from '../commands/tool.ts';
 import { listRejects } from './rejects.ts';
-import { runImport } from './run.ts';
+import { DEFAULT_RECORD_SOURCE } from './records/load-records.ts';
+import { runImport, runRecordsLoad } from './run.ts';
 import { IMPORTERS } from './sources/index.ts';
+import { RECORD_TYPE_NAMES } from '../../subgraphs/verticals/record-type/catalog.ts';
 
 /**
  * npm run --silent import -- <source> <file...> [--database live|sandbox] [--accession <number>] [--ticker <symbol>]
  * npm run --silent import -- rejects <source> [--database live|sandbox]
+ * npm run --silent import -- records <type> <file...> [--columns …] [--format csv|jsonl] [--source <name>] …
  *
  * Progress goes to stderr; stdout gets one JSON line (the counts, or the rejects as JSON lines). cli.ts runs
  * it; with PGlite and a running server, the server runs it (scripts/commands/run.ts).
  */
 export const IMPORT_USAGE = `usage: import <source> <file...> [--database live|sandbox] [--accession <number>] [--ticker <symbol>]
        import rejects <source> [--database live|sandbox]
+       import records <type> <file...> [--database live|sandbox] [--columns field=Heading[*factor],...]
+              [--format csv|jsonl] [--source <name>] [--dry-run] [--delete-missing] [--rejects <file>]
+record types: ${RECORD_TYPE_NAMES.join(', ')} (docs/data-sources.md "Records")
 sources:
 ${[...IMPORTERS.values()].map((importer) => `  ${importer.source.padEnd(16)} ${importer.describe}`).join('\n')}`;
 
@@ -32,6 +38,12 @@ function prepare(argv: string[], output: CommandOutput): PreparedCommand | numbe
       database: { type: 'string', default: 'live' },
       accession: { type: 'string' },
       ticker: { type: 'string' },
+      columns: { type: 'string' },
+      format: { type: 'string' },
+      source: { type: 'string', default: DEFAULT_RECORD_SOURCE },
+      rejects: { type: 'string' },
+      'dry-run': { type: 'boolean', default: false },
+      'delete-missing': { type: 'boolean', default: false },
     },
   });
   const [command, ...rest] = positionals;
@@ -41,6 +53,9 @@ function prepare(argv: string[], output: CommandOutput): PreparedCommand | numbe
     output.err(`--database must be live or sandbox, not "${mode}"\n`);
     return 2;
   }
+  if (values.format !== undefined && values.format !== 'csv' && values.format !== 'jsonl')
+    throw new UsageError(`--format must be csv or jsonl, not "${values.format}"`);
+  if (command === 'records') return prepareRecords(rest, mode, values);
   if (command !== 'rejects' && !IMPORTERS.has(command)) {
     output.err(`unknown source "${command}"\n${IMPORT_USAGE}\n`);
     return 2;
@@ -70,6 +85,60 @@ function prepare(argv: string[], output: CommandOutput): PreparedCommand | numbe
         progress: (message) => out.err(`${message}\n`),
       });
       out.err(`${command}: done in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+      out.out(`${JSON.stringify(result)}\n`);
+      return 0;
+    },
+  };
+}
+
+/** `records <type> <file...>`: the loader of a customer's own records (records/load-records.ts). */
+function prepareRecords(
+  operands: string[],
+  mode: 'live' | 'sandbox',
+  values: {
+    columns?: string;
+    format?: string;
+    source: string;
+    rejects?: string;
+    'dry-run': boolean;
+    'delete-missing': boolean;
+  },
+): PreparedCommand {
+  const [type, ...files] = operands;
+  if (!type || !RECORD_TYPE_NAMES.includes(type))
+    throw new UsageError(
+      `records: name a record type (${RECORD_TYPE_NAMES.join(', ')})${type ? `, not "${type}"` : ''}`,
+    );
+  if (files.length === 0) throw new UsageError(`records ${type}: no files given`);
+  const absolute = files.map((file) => resolve(file));
+  const rejects = values.rejects === undefined ? undefined : resolve(values.rejects);
+  const options = [
+    '--database',
+    mode,
+    '--source',
+    values.source,
+    ...(values.columns === undefined ? [] : ['--columns', values.columns]),
+    ...(values.format === undefined ? [] : ['--format', values.format]),
+    ...(rejects === undefined ? [] : ['--rejects', rejects]),
+    ...(values['dry-run'] ? ['--dry-run'] : []),
+    ...(values['delete-missing'] ? ['--delete-missing'] : []),
+  ];
+  return {
+    mode,
+    argv: ['records', type, ...absolute, ...options],
+    async run(db, out) {
+      const started = Date.now();
+      const result = await runRecordsLoad(db, type, absolute, {
+        source: values.source,
+        columns: values.columns,
+        format: values.format,
+        rejects,
+        dryRun: values['dry-run'],
+        deleteMissing: values['delete-missing'],
+        terminal: out.terminal,
+        progress: (message) => out.err(`${message}\n`),
+      });
+      out.err(`records ${type}: done in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
       out.out(`${JSON.stringify(result)}\n`);
       return 0;
     },

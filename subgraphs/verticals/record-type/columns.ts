@@ -8,6 +8,7 @@ interface ModelField {
   type: string;
   isId: boolean;
   isRequired: boolean;
+  isList: boolean;
   hasDefaultValue: boolean;
 }
 

@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import type { Prisma } from '../../../prisma/generated/client/client.ts';
 import { defineArguments } from '../../platform/arguments.ts';
 import type { ArgumentSpecs, ArgumentValues, DefinedArguments } from '../../platform/arguments.ts';
@@ -52,6 +53,35 @@ export interface RecordTypeDefinition<Filters extends ArgumentSpecs> {
   references?: Record<string, string>;
   /** API names of stored fields whose name in the API is not their snake_case name (`company: 'name'`). */
   columnNames?: Record<string, string>;
+  /** How `import -- records` loads this type from a customer's files. */
+  load: RecordLoadSpec;
+}
+
+/**
+ * Loading records of a type from files (scripts/import/records/, docs/data-sources.md "Records"). Fields are
+ * named by their API names (`columns`); each value is converted to its column's type, then checked by `rules`.
+ */
+export interface RecordLoadSpec {
+  /** Fields every row must carry; a file without one of them is refused whole, a row without it is rejected. */
+  required: readonly string[];
+  /** Fields that name a record when the file gives no `external_id` (a company's name): loads upsert by them. */
+  naturalKey: readonly string[];
+  /** Checks beyond the stored type, by field (record-type/load-rules.ts and the filters' own schemas). */
+  rules: Record<string, z.ZodType>;
+  /** Text a file may give that is not stored but derives fields (a company's `headquarters` → city and state). */
+  inputs?: Record<string, z.ZodType>;
+  /**
+   * Fields worked out from others of the row (`industry_code` from `industry`): written when the file gives
+   * every field in `from` (and not the field itself); `value` may return undefined to leave it empty.
+   */
+  derive?: Record<string, { from: readonly string[]; value: (row: Record<string, unknown>) => unknown }>;
+  /** Fields only the service computes (a property's equity): a file may not give them. */
+  computed?: readonly string[];
+  /**
+   * SQL that brings records depending on this type up to date after a load (an owner's portfolio after its
+   * properties); `$1` is the source loaded.
+   */
+  afterLoad?: readonly string[];
 }
 
 /** A record type as the rest of the service uses it. */
@@ -74,6 +104,7 @@ export interface RecordType {
   references: Record<string, string>;
   /** What a loader writes: API field name → Prisma field (record-type/columns.ts). */
   columns: Record<string, string>;
+  load: RecordLoadSpec;
   /** The list's filter arguments (GraphQL names). */
   filterNames: readonly string[];
   /** Filter arguments → a Prisma `where`, validated (a BadRequestError names the bad arguments). */
@@ -102,6 +133,7 @@ export function defineRecordType<Filters extends ArgumentSpecs>(definition: Reco
     fieldPlans: definition.fieldPlans ?? {},
     references: definition.references ?? {},
     columns: loadColumns(definition.model, definition.columnNames ?? {}),
+    load: definition.load,
     filterNames: filters.names,
     where: (args) => definition.where(filters.parse(args)),
     count: (db, where) => delegateOf(db, definition.model).count({ where }),

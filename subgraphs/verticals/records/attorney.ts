@@ -7,6 +7,7 @@ import { defineRecordType } from '../record-type/define.ts';
 import type { RecordType } from '../record-type/define.ts';
 import { cityName, practiceArea, recordIdFilter } from '../record-type/filters.ts';
 import firms from './firm.ts';
+import { email, pastYear, text, usState } from '../record-type/load-rules.ts';
 
 const BAR_STATUSES = ['active', 'inactive', 'suspended'] as const;
 const BarStatus = builder.enumType('BarStatus', { values: BAR_STATUSES });
@@ -99,6 +100,22 @@ const attorneys: RecordType = defineRecordType({
   },
   plan: 'professional',
   references: { firmId: 'firms' },
+  load: {
+    required: ['first_name', 'last_name', 'state', 'city', 'bar_number', 'bar_status', 'admitted_year'],
+    naturalKey: ['bar_number', 'state'],
+    rules: {
+      first_name: text(60),
+      last_name: text(60),
+      practice_areas: z.array(practiceArea),
+      state: usState,
+      city: cityName,
+      bar_number: text(40),
+      bar_status: z.enum(BAR_STATUSES),
+      admitted_year: pastYear,
+      email,
+      phone: text(40),
+    },
+  },
 });
 
 export default attorneys;

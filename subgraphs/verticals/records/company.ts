@@ -2,10 +2,12 @@ import { z } from 'zod';
 import { argument } from '../../platform/arguments.ts';
 import { formatRevenue } from '../../platform/format.ts';
 import { stateCode } from '../../platform/us-states.ts';
+import { cityName, nonNegativeNumber } from '../record-type/filters.ts';
 import { builder } from '../builder.ts';
 import { defineRecordType } from '../record-type/define.ts';
 import type { RecordType } from '../record-type/define.ts';
 import { companyByTicker } from '../types/company-by-ticker.ts';
+import { count, email, pastYear, score, splitPlace, text, token, usState } from '../record-type/load-rules.ts';
 
 /** A ticker as stored (upper case, SEC dash form such as BRK-B): the link to market data. */
 const listedTicker = z
@@ -19,23 +21,27 @@ const Company = builder.prismaObject('Company', {
   fields: (t) => ({
     id: t.string({ resolve: (company) => companies.ids.format(company.id) }),
     name: t.exposeString('name'),
-    industry: t.exposeString('industryName', { description: 'Display name of the industry.' }),
-    industryCode: t.exposeString('industry', { description: 'The lower-case token the `industry` filter takes.' }),
-    revenue: t.string({
-      description: 'Formatted, e.g. $12.5M.',
-      resolve: (company) => formatRevenue(company.revenueUsd),
+    industry: t.exposeString('industryName', { nullable: true, description: 'Display name of the industry.' }),
+    industryCode: t.exposeString('industry', {
+      nullable: true,
+      description: 'The lower-case token the `industry` filter takes.',
     }),
-    revenueUsd: t.exposeFloat('revenueUsd'),
-    employees: t.exposeInt('employees'),
-    state: t.exposeString('state'),
-    city: t.exposeString('city'),
-    website: t.exposeString('website'),
+    revenue: t.string({
+      nullable: true,
+      description: 'Formatted, e.g. $12.5M.',
+      resolve: (company) => (company.revenueUsd === null ? null : formatRevenue(company.revenueUsd)),
+    }),
+    revenueUsd: t.exposeFloat('revenueUsd', { nullable: true }),
+    employees: t.exposeInt('employees', { nullable: true }),
+    state: t.exposeString('state', { nullable: true }),
+    city: t.exposeString('city', { nullable: true }),
+    website: t.exposeString('website', { nullable: true }),
     ticker: t.exposeString('ticker', { nullable: true }),
-    foundedYear: t.exposeInt('foundedYear'),
+    foundedYear: t.exposeInt('foundedYear', { nullable: true }),
     aiScore: t.exposeInt('aiScore'),
-    decisionMaker: t.exposeString('decisionMaker'),
-    decisionMakerTitle: t.exposeString('decisionMakerTitle'),
-    decisionMakerEmail: t.exposeString('decisionMakerEmail'),
+    decisionMaker: t.exposeString('decisionMaker', { nullable: true }),
+    decisionMakerTitle: t.exposeString('decisionMakerTitle', { nullable: true }),
+    decisionMakerEmail: t.exposeString('decisionMakerEmail', { nullable: true }),
     contacts: t.relation('contacts', { query: { orderBy: { id: 'asc' } } }),
   }),
 });
@@ -51,6 +57,8 @@ builder.asEntity(Company, {
       : companyByTicker(context).load(reference.ticker),
 });
 
+const industryToken = z.string().regex(/^[a-z_]{2,40}$/, 'must be a lower-case industry token such as software');
+
 const companies: RecordType = defineRecordType({
   name: 'companies',
   kind: 'company',
@@ -61,10 +69,7 @@ const companies: RecordType = defineRecordType({
   object: Company,
   listDescription: 'Companies matching every given filter, one offset page at a time.',
   filters: {
-    industry: argument(
-      'String',
-      z.string().regex(/^[a-z_]{2,40}$/, 'must be a lower-case industry token such as software'),
-    ),
+    industry: argument('String', industryToken),
     state: argument('String', stateCode),
     minScore: argument('Int', z.number().int().min(0, 'must be from 0 to 100').max(100, 'must be from 0 to 100')),
     ticker: argument('String', listedTicker, {
@@ -98,7 +103,11 @@ const companies: RecordType = defineRecordType({
     email: 'decisionMakerEmail',
     ai_score: 'aiScore',
   },
-  search: { text: 'name', title: 'name', subtitle: `industry_name || ' · ' || city || ', ' || state` },
+  search: {
+    text: 'name',
+    title: 'name',
+    subtitle: `concat_ws(' · ', industry_name, nullif(concat_ws(', ', city, state), ''))`,
+  },
   plan: 'professional',
   // A company is what market data (signals, trades, profiles) joins to: its own fields are open to every plan; its
   // decision makers are not.
@@ -109,6 +118,35 @@ const companies: RecordType = defineRecordType({
     email: 'decisionMakerEmail',
     industry_code: 'industry',
     industry: 'industryName',
+  },
+  load: {
+    required: ['company'],
+    naturalKey: ['company'],
+    rules: {
+      company: text(200),
+      industry: text(100),
+      industry_code: token,
+      revenue_usd: nonNegativeNumber,
+      employees: count,
+      state: usState,
+      city: cityName,
+      website: text(200),
+      ticker: listedTicker,
+      founded_year: pastYear,
+      ai_score: score,
+      decision_maker: text(120),
+      title: text(120),
+      email,
+    },
+    inputs: { headquarters: text(200) },
+    derive: {
+      // The Fortune 1000 names an industry ("General Merchandisers"), the filter takes a token (general_merchandisers).
+      industry_code: { from: ['industry'], value: (row) => row.industry },
+      // The S&P 500 gives "Saint Paul, Minnesota"; a headquarters abroad ("Dublin, Ireland") leaves both empty.
+      city: { from: ['headquarters'], value: (row) => splitPlace(row.headquarters).city },
+      state: { from: ['headquarters'], value: (row) => splitPlace(row.headquarters).state },
+    },
+    computed: ['decision_maker_id'],
   },
 });
 

@@ -5,6 +5,7 @@ import { defineRecordType } from '../record-type/define.ts';
 import type { RecordType } from '../record-type/define.ts';
 import { recordIdFilter } from '../record-type/filters.ts';
 import companies from './company.ts';
+import { email, text, token } from '../record-type/load-rules.ts';
 
 const SENIORITIES = ['c_level', 'vp', 'director', 'manager', 'staff'] as const;
 const Seniority = builder.enumType('Seniority', { values: SENIORITIES });
@@ -64,6 +65,31 @@ const contacts: RecordType = defineRecordType({
   search: { text: `"first_name" || ' ' || "last_name"`, title: `first_name || ' ' || last_name`, subtitle: 'title' },
   plan: 'professional',
   references: { companyId: 'companies' },
+  load: {
+    required: ['first_name', 'last_name', 'title', 'seniority', 'email'],
+    naturalKey: ['email'],
+    rules: {
+      first_name: text(60),
+      last_name: text(60),
+      title: text(120),
+      seniority: z.enum(SENIORITIES),
+      department: token,
+      email,
+      phone: text(40),
+      linkedin_url: text(200),
+    },
+    // The company record shows its most senior contact (the lowest id among equals) as its decision maker.
+    afterLoad: [
+      `UPDATE companies c
+          SET decision_maker_id = top.id, decision_maker = top.first_name || ' ' || top.last_name,
+              decision_maker_title = top.title, decision_maker_email = top.email
+         FROM (SELECT DISTINCT ON (company_id) company_id, id, first_name, last_name, title, email
+                 FROM contacts
+                WHERE company_id IN (SELECT company_id FROM contacts WHERE source = $1)
+                ORDER BY company_id, array_position(ARRAY['c_level','vp','director','manager','staff'], seniority), id) top
+        WHERE c.id = top.company_id AND c.decision_maker_id IS DISTINCT FROM top.id`,
+    ],
+  },
 });
 
 export default contacts;

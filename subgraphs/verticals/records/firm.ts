@@ -7,6 +7,7 @@ import { defineRecordType } from '../record-type/define.ts';
 import type { RecordType } from '../record-type/define.ts';
 import { cityName, practiceArea } from '../record-type/filters.ts';
 import { relatedLimit } from '../record-type/page.ts';
+import { pastYear, text, usState } from '../record-type/load-rules.ts';
 
 const firmSize = z.number().int('must be an integer').min(1, 'must be 1 or more');
 
@@ -72,6 +73,19 @@ const firms: RecordType = defineRecordType({
   },
   search: { text: 'name', title: 'name', subtitle: `hq_city || ', ' || hq_state` },
   plan: 'professional',
+  load: {
+    required: ['name', 'hq_city', 'hq_state', 'size'],
+    naturalKey: ['name'],
+    rules: {
+      name: text(200),
+      hq_city: cityName,
+      hq_state: usState,
+      size: firmSize,
+      practice_areas: z.array(practiceArea),
+      website: text(200),
+      founded_year: pastYear,
+    },
+  },
 });
 
 export default firms;

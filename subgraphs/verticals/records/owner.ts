@@ -6,6 +6,23 @@ import { defineRecordType } from '../record-type/define.ts';
 import type { RecordType } from '../record-type/define.ts';
 import { nonNegativeNumber } from '../record-type/filters.ts';
 import { relatedLimit } from '../record-type/page.ts';
+import { email, text, usState, zipCode } from '../record-type/load-rules.ts';
+
+/** After owners or properties are loaded from `$1`: their properties' absentee flag, then the owners' portfolios. */
+export const PROPERTY_ABSENTEE = `
+  UPDATE properties p SET absentee_owner = p.state <> o.mailing_state
+    FROM owners o
+   WHERE o.id = p.owner_id AND (p.source = $1 OR o.source = $1) AND p.absentee_owner <> (p.state <> o.mailing_state)`;
+export const OWNER_PORTFOLIO = `
+  UPDATE owners o
+     SET properties_count = agg.properties_count, portfolio_value = agg.portfolio_value, absentee = agg.absentee
+    FROM (SELECT o2.id, count(p.id)::int AS properties_count, coalesce(sum(p.estimated_value), 0) AS portfolio_value,
+                 coalesce(bool_or(p.absentee_owner), false) AS absentee
+            FROM owners o2 LEFT JOIN properties p ON p.owner_id = o2.id
+           WHERE o2.source = $1 OR o2.id IN (SELECT owner_id FROM properties WHERE source = $1)
+           GROUP BY o2.id) agg
+   WHERE o.id = agg.id
+     AND (o.properties_count, o.portfolio_value, o.absentee) IS DISTINCT FROM (agg.properties_count, agg.portfolio_value, agg.absentee)`;
 
 const OWNER_TYPES = ['individual', 'llc', 'trust', 'corporation'] as const;
 const OwnerType = builder.enumType('OwnerType', { values: OWNER_TYPES });
@@ -74,6 +91,23 @@ const owners: RecordType = defineRecordType({
   },
   search: { text: 'name', title: 'name', subtitle: `mailing_city || ', ' || mailing_state` },
   plan: 'professional',
+  load: {
+    required: ['name', 'owner_type', 'mailing_address', 'mailing_city', 'mailing_state', 'mailing_zip'],
+    naturalKey: ['name', 'mailing_zip'],
+    rules: {
+      name: text(200),
+      owner_type: z.enum(OWNER_TYPES),
+      mailing_address: text(200),
+      mailing_city: text(80),
+      mailing_state: usState,
+      mailing_zip: zipCode,
+      phone: text(40),
+      email,
+    },
+    computed: ['properties_count', 'portfolio_value', 'absentee'],
+    // A new mailing state changes which of the owner's properties are absentee-owned.
+    afterLoad: [PROPERTY_ABSENTEE, OWNER_PORTFOLIO],
+  },
 });
 
 export default owners;

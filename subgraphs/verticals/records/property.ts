@@ -6,7 +6,8 @@ import { builder } from '../builder.ts';
 import { defineRecordType } from '../record-type/define.ts';
 import type { RecordType } from '../record-type/define.ts';
 import { cityName, nonNegativeNumber, percent, recordIdFilter } from '../record-type/filters.ts';
-import owners from './owner.ts';
+import owners, { OWNER_PORTFOLIO, PROPERTY_ABSENTEE } from './owner.ts';
+import { count, pastYear, text, usState, zipCode } from '../record-type/load-rules.ts';
 
 const PROPERTY_TYPES = ['single_family', 'condo', 'townhouse', 'multi_family', 'land', 'commercial'] as const;
 const PropertyType = builder.enumType('PropertyType', { values: PROPERTY_TYPES });
@@ -113,6 +114,37 @@ const properties: RecordType = defineRecordType({
   search: { text: 'address', title: 'address', subtitle: `city || ', ' || state || ' ' || zip` },
   plan: 'professional',
   references: { ownerId: 'owners' },
+  load: {
+    required: ['address', 'city', 'state', 'zip', 'property_type', 'estimated_value', 'mortgage_balance'],
+    naturalKey: ['address', 'zip'],
+    rules: {
+      address: text(200),
+      city: cityName,
+      state: usState,
+      zip: zipCode,
+      county: text(80),
+      property_type: z.enum(PROPERTY_TYPES),
+      bedrooms: count,
+      bathrooms: nonNegativeNumber,
+      sqft: count,
+      year_built: pastYear,
+      estimated_value: z.number().positive('must be more than 0'),
+      mortgage_balance: nonNegativeNumber,
+      last_sale_price: nonNegativeNumber,
+    },
+    // Equity as the generator computes it: the share of the value not owed, to one decimal (negative when under water).
+    derive: {
+      equity_pct: {
+        from: ['estimated_value', 'mortgage_balance'],
+        value: ({ estimated_value: value, mortgage_balance: owed }) =>
+          typeof value === 'number' && value > 0 && typeof owed === 'number'
+            ? Math.round(((value - owed) / value) * 1000) / 10
+            : undefined,
+      },
+    },
+    computed: ['equity_pct', 'absentee_owner'],
+    afterLoad: [PROPERTY_ABSENTEE, OWNER_PORTFOLIO],
+  },
 });
 
 export default properties;
