@@ -16,6 +16,7 @@ export const REAL_FILES = {
   yields: [`${DATA}treasury_yields/yield-curve-rates-1990-2023.csv`, `${DATA}treasury_yields/daily-treasury-rates.csv`],
   formerMembers: `${DATA}congress_members/legislators-historical.csv`,
   sp500: `${DATA}companies/sp500-constituents.csv`,
+  fortune1000: `${DATA}companies/fortune1000.csv`,
   prices: ['AAPL', 'NVDA'].map((ticker) => `${DATA}prices/${ticker}.US_D1.csv`),
   fred: ['FEDFUNDS', 'CPIAUCSL', 'UNRATE', 'DGS2', 'DGS10'].map((series) => `${DATA}fred/${series}.csv`),
 };
