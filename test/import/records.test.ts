@@ -75,7 +75,7 @@ describe('import -- records, on the real company lists and hand-made files', () 
         columns: FORTUNE_COLUMNS,
       });
       expect(result).toMatchObject({ inserted: 0, updated: 1, skipped: 999 });
-      const walmart = await get(`/api/v1/b2b/companies/b2b_${before.id}`);
+      const walmart = await get(`/api/v1/b2b/companies/b2b_${before!.id}`);
       expect(walmart.data).toMatchObject({ company: 'Walmart', revenue: '$514.4B' });
     });
 
@@ -87,13 +87,36 @@ describe('import -- records, on the real company lists and hand-made files', () 
       expect(saved.status, saved.text).toBe(201);
       expect(saved.body).toMatchObject({ data: { record_id: id, record_type: 'company' } });
     });
+
+    it('is in a report job of the list it belongs to', async () => {
+      const queued = await service.request('POST', '/api/v1/reports/generate', {
+        key,
+        body: { vertical: 'b2b', filters: { state: 'AR' }, format: 'json', fields: ['company', 'revenue'] },
+      });
+      expect(queued.status, queued.text).toBe(202);
+      const id = queued.body.data.id;
+      const deadline = Date.now() + 50_000;
+      let job = queued.body.data;
+      while (job.status !== 'completed' && job.status !== 'failed' && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        job = (await get(`/api/v1/reports/${id}`)).data;
+      }
+      expect(job).toMatchObject({ status: 'completed', row_count: 8 });
+      const file = await service.get(`/api/v1/reports/${id}/download`, key);
+      expect(JSON.parse(file.text)).toContainEqual({ company: 'Walmart', revenue: '$514.4B' });
+    });
   });
 
   it('loads the S&P 500 with tickers and headquarters, a foreign one without a state', async () => {
     const result = await load('companies', [REAL_FILES.sp500], { source: 'sp500', columns: SP500_COLUMNS });
     expect(result).toMatchObject({ read: 503, inserted: 503, rejected: 0 });
-    const berkshire = await get('/api/v1/b2b/companies?ticker=BRK.B');
-    expect(berkshire.data).toHaveLength(1);
+    // Stored in the SEC dash form that market data uses, and found by either form.
+    const [stored] = await sql(`SELECT ticker FROM companies WHERE source = 'sp500' AND external_id = 'BRK.B'`);
+    expect(stored).toEqual({ ticker: 'BRK-B' });
+    for (const form of ['BRK.B', 'brk-b']) {
+      const berkshire = await get(`/api/v1/b2b/companies?ticker=${form}`);
+      expect(berkshire.data.map((company: any) => company.company)).toEqual(['Berkshire Hathaway']);
+    }
     const [mmm] = await sql(
       `SELECT city, state, ticker, industry_name FROM companies WHERE source = 'sp500' AND external_id = 'MMM'`,
     );
@@ -177,13 +200,13 @@ describe('import -- records, on the real company lists and hand-made files', () 
       'company_external_id: no company with this external_id in source crm',
     );
     const [acme] = await sql(`SELECT id FROM companies WHERE source = 'crm'`);
-    const company = await get(`/api/v1/b2b/companies/b2b_${acme.id}`);
+    const company = await get(`/api/v1/b2b/companies/b2b_${acme!.id}`);
     expect(company.data).toMatchObject({
       decision_maker: 'Bo Park',
       title: 'Chief Executive Officer',
       email: 'bo@acme.test',
     });
-    const listed = await get(`/api/v1/b2b/contacts?company_id=b2b_${acme.id}`);
+    const listed = await get(`/api/v1/b2b/contacts?company_id=b2b_${acme!.id}`);
     expect(listed.data.map((contact: any) => contact.department).sort()).toEqual(['executive', 'sales']);
   });
 

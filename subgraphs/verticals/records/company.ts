@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { argument } from '../../platform/arguments.ts';
 import { formatRevenue } from '../../platform/format.ts';
+import { canonicalTicker } from '../../platform/tickers.ts';
 import { stateCode } from '../../platform/us-states.ts';
 import { cityName, nonNegativeNumber } from '../record-type/filters.ts';
 import { builder } from '../builder.ts';
@@ -9,12 +10,12 @@ import type { RecordType } from '../record-type/define.ts';
 import { companyByTicker } from '../types/company-by-ticker.ts';
 import { count, email, pastYear, score, splitPlace, text, token, usState } from '../record-type/load-rules.ts';
 
-/** A ticker as stored (upper case, SEC dash form such as BRK-B): the link to market data. */
+/** A ticker in any case and class-share form (BRK.B, brk-b), as stored: the SEC dash form that links market data. */
 const listedTicker = z
   .string()
   .max(10, 'must be at most 10 characters')
-  .regex(/^[A-Za-z][A-Za-z0-9.-]*$/, 'must be a ticker symbol such as AAPL')
-  .transform((value) => value.toUpperCase());
+  .regex(/^[A-Za-z][A-Za-z0-9./-]*$/, 'must be a ticker symbol such as AAPL')
+  .transform(canonicalTicker);
 
 const Company = builder.prismaObject('Company', {
   description: 'A business with its top decision maker; `contacts` lists all of them.',

@@ -74,7 +74,7 @@ const firms: RecordType = defineRecordType({
   search: { text: 'name', title: 'name', subtitle: `hq_city || ', ' || hq_state` },
   plan: 'professional',
   load: {
-    required: ['name', 'hq_city', 'hq_state', 'size'],
+    required: ['name', 'hq_city', 'hq_state', 'size', 'founded_year'],
     naturalKey: ['name'],
     rules: {
       name: text(200),
