@@ -197,13 +197,15 @@ describe('every list of the schema counts its total through countTotal', () => {
   });
 });
 
-describe('the exact limit (EXACT_TOTAL_LIMIT, lowered here to 50)', () => {
-  const saved = env.EXACT_TOTAL_LIMIT;
+describe('the exact limit (EXACT_TOTAL_LIMIT and EXACT_TOTAL_RECOUNT_LIMIT, lowered here to 50)', () => {
+  const saved = { limit: env.EXACT_TOTAL_LIMIT, recount: env.EXACT_TOTAL_RECOUNT_LIMIT };
   beforeAll(() => {
     env.EXACT_TOTAL_LIMIT = 50;
+    env.EXACT_TOTAL_RECOUNT_LIMIT = 50;
   });
   afterAll(() => {
-    env.EXACT_TOTAL_LIMIT = saved;
+    env.EXACT_TOTAL_LIMIT = saved.limit;
+    env.EXACT_TOTAL_RECOUNT_LIMIT = saved.recount;
   });
 
   it('counts a filter with at most 50 matches exactly', async () => {
@@ -247,9 +249,20 @@ describe('the exact limit (EXACT_TOTAL_LIMIT, lowered here to 50)', () => {
     const db = service.databases.live;
     const where = companyWhere({});
     const all = await sqlCount('companies');
-    expect(await countTotal(db, 'Company', where, all)).toEqual({ total: all, isEstimate: false });
-    const estimated = await countTotal(db, 'Company', where, all - 1);
+    expect(await countTotal(db, 'Company', where, all, all)).toEqual({ total: all, isEstimate: false });
+    const estimated = await countTotal(db, 'Company', where, all - 1, all - 1);
     expect(estimated.isEstimate).toBe(true);
     expect(estimated.total).toBeGreaterThanOrEqual(all);
+  });
+
+  it('past the exact limit, counts on up to the recount limit when the estimate is within it', async () => {
+    const db = service.databases.live;
+    const where = companyWhere({});
+    const all = await sqlCount('companies');
+    // The planner's estimate of all companies is the analyzed row count: within a recount limit of `all`.
+    expect(await countTotal(db, 'Company', where, 50, all)).toEqual({ total: all, isEstimate: false });
+    const above = await countTotal(db, 'Company', where, 50, all - 1);
+    expect(above.isEstimate).toBe(true);
+    expect(above.total).toBeGreaterThanOrEqual(all);
   });
 });

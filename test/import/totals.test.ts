@@ -11,7 +11,8 @@ import { REAL_FILES, SNAPSHOT_DAY } from './real-data.ts';
 /**
  * List totals after a real import (docs/api.md "Totals"): the import analyzes what it wrote, so an estimate is
  * close; statistics gone stale (rows written without ANALYZE) make the total exact instead of a bad estimate.
- * EXACT_TOTAL_LIMIT is lowered to 1,000 so the ten thousand House trades take the estimate path.
+ * EXACT_TOTAL_LIMIT and EXACT_TOTAL_RECOUNT_LIMIT are lowered to 1,000 so the ten thousand House trades take the
+ * estimate path; one test puts the recount limit back to show them counted exactly.
  */
 const LIMIT = 1000;
 const PER_PAGE = 200;
@@ -19,16 +20,18 @@ const LIST = `/api/congressional-trades?days=3650&limit=${PER_PAGE}`;
 
 let service: TestService;
 let key: string;
-const saved = env.EXACT_TOTAL_LIMIT;
+const saved = { limit: env.EXACT_TOTAL_LIMIT, recount: env.EXACT_TOTAL_RECOUNT_LIMIT };
 
 beforeAll(async () => {
   service = await startTestService();
   await runImport(service.databases.live, 'house-trades', [REAL_FILES.house], { now: SNAPSHOT_DAY });
   ({ key } = await service.createKey({ plan: 'institutional', mode: 'live' }));
   env.EXACT_TOTAL_LIMIT = LIMIT;
+  env.EXACT_TOTAL_RECOUNT_LIMIT = LIMIT;
 });
 afterAll(async () => {
-  env.EXACT_TOTAL_LIMIT = saved;
+  env.EXACT_TOTAL_LIMIT = saved.limit;
+  env.EXACT_TOTAL_RECOUNT_LIMIT = saved.recount;
   await service?.stop();
 });
 
@@ -88,6 +91,20 @@ describe('an import analyzes the tables it wrote', () => {
 });
 
 describe('total and pages of a list over imported trades', () => {
+  it('are exact when the planner puts the list under the recount limit, past the exact limit', async () => {
+    env.EXACT_TOTAL_RECOUNT_LIMIT = saved.recount;
+    try {
+      const expected = await tradesInWindow();
+      expect(expected).toBeGreaterThan(LIMIT);
+      expect(expected).toBeLessThan(saved.recount);
+      const { rows, first } = await pageThrough();
+      expect(rows).toBe(expected);
+      expect(first).toMatchObject({ total: expected, pages: Math.ceil(expected / PER_PAGE), total_is_estimate: false });
+    } finally {
+      env.EXACT_TOTAL_RECOUNT_LIMIT = LIMIT;
+    }
+  });
+
   it('agree with the rows paged through over REST, or are a flagged estimate close to them', async () => {
     const expected = await tradesInWindow();
     expect(expected).toBeGreaterThan(LIMIT);
