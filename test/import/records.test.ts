@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runRecordsLoad } from '../../scripts/import/run.ts';
 import type { RecordLoadOptions } from '../../scripts/import/records/load-records.ts';
+import { loadFields } from '../../scripts/import/records/load-fields.ts';
+import { RECORD_TYPES } from '../../subgraphs/verticals/record-type/catalog.ts';
 import { startTestService } from '../support/service.ts';
 import type { TestService } from '../support/service.ts';
 import { REAL_FILES } from './real-data.ts';
@@ -265,6 +267,17 @@ describe('import -- records, on the real company lists and hand-made files', () 
       { external_id: 'a6', state: 'ME' },
     ]);
     expect(await sql(`SELECT count(*)::int AS n FROM companies WHERE source = 'fortune'`)).toEqual([{ n: 1000 }]);
+  });
+
+  it('writes to columns the tables have: each field’s column is its snake_case name', async () => {
+    for (const type of RECORD_TYPES) {
+      const columns = await sql<{ column_name: string }>(
+        `SELECT column_name FROM information_schema.columns WHERE table_name = $1`,
+        [type.table],
+      );
+      const names = columns.map((column) => column.column_name);
+      for (const field of loadFields(type)) expect(names, `${type.name}.${field.name}`).toContain(field.column);
+    }
   });
 
   it('writes no rejects file when nothing is rejected', () => {

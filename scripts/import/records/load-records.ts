@@ -134,9 +134,8 @@ export async function loadRecords(
       result.rejected += 1;
       await rejects.add(staged);
     }
-    const counts = await stage.classify(options.deleteMissing ?? false);
-    Object.assign(result, { inserted: counts.inserted, updated: counts.updated, skipped: counts.unchanged });
-    result.deleted = counts.deleted;
+    const { unchanged, ...counts } = await stage.classify(options.deleteMissing ?? false);
+    Object.assign(result, counts, { skipped: unchanged });
     if (!result.dry_run) {
       await stage.merge(seq, (done) => progress.note(`${type.name}: merged ${done} of ${seq} rows`));
       if (options.deleteMissing) await stage.deleteMissing();

@@ -24,9 +24,10 @@ const MERGE_ROWS = 50_000;
 
 /**
  * The staging table of one load: an unlogged copy of the record table's columns (the same types) plus the row's
- * place (`seq` across the load's files, and its file and line), its key, and the references still to resolve. Rows arrive by COPY; everything after is set-based SQL, so
- * a load of any size holds no more than one row in memory. Rejected rows are staged too (key and line only):
- * `--delete-missing` must not delete a record whose row was merely bad.
+ * place (`seq` across the load's files, and its file and line), its key, and the references still to resolve.
+ * Rows arrive by COPY; everything after is set-based SQL, so a load of any size holds no more than a chunk of rows
+ * in memory. Rejected rows are staged too (key and line only): `--delete-missing` must not delete a record whose
+ * row was merely bad. A load killed midway leaves its `import_stage_<hex>` table behind, to drop by hand.
  */
 export class RecordStage {
   readonly table = `import_stage_${randomBytes(6).toString('hex')}`;
