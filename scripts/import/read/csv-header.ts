@@ -23,7 +23,8 @@ export function columnPositions<Field extends string>(
   return positions;
 }
 
-function fold(heading: string): string {
+/** A heading as compared: case, surrounding space, and runs of spaces and underscores ignored. */
+export function fold(heading: string): string {
   return heading
     .trim()
     .toLowerCase()

@@ -1,4 +1,5 @@
 import { UsageError } from '../../commands/tool.ts';
+import { fold } from '../read/csv-header.ts';
 
 /** Where a field's value comes from in a file: a heading (CSV) or key (JSON lines), optionally scaled. */
 export interface ColumnSource {
@@ -65,11 +66,4 @@ export function resolveColumns(
     if (own !== undefined) sources.set(field, { heading: own });
   }
   return sources;
-}
-
-function fold(heading: string): string {
-  return heading
-    .trim()
-    .toLowerCase()
-    .replace(/[\s_]+/g, '_');
 }
