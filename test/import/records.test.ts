@@ -14,7 +14,7 @@ import { REAL_FILES } from './real-data.ts';
 const FORTUNE_COLUMNS =
   'company=Company,revenue_usd=Revenue (M)*1000000,employees=Employees,industry=Industry,state=State';
 const SP500_COLUMNS =
-  'external_id=Symbol,company=Security,ticker=Symbol,industry=GICS Sub-Industry,headquarters=Headquarters Location';
+  'external_id=Symbol,company=Security,ticker=Symbol,industry=GICS Sector,headquarters=Headquarters Location';
 
 describe('import -- records, on the real company lists and hand-made files', () => {
   let service: TestService;
@@ -122,7 +122,7 @@ describe('import -- records, on the real company lists and hand-made files', () 
     const [mmm] = await sql(
       `SELECT city, state, ticker, industry_name FROM companies WHERE source = 'sp500' AND external_id = 'MMM'`,
     );
-    expect(mmm).toEqual({ city: 'Saint Paul', state: 'MN', ticker: 'MMM', industry_name: 'Industrial Conglomerates' });
+    expect(mmm).toEqual({ city: 'Saint Paul', state: 'MN', ticker: 'MMM', industry_name: 'Industrials' });
     const [abroad] = await sql(`SELECT city, state FROM companies WHERE source = 'sp500' AND external_id = 'ACN'`);
     expect(abroad).toEqual({ city: null, state: null });
     // The file's "Founded" holds text such as "2013 (1888)": mapped, those rows are rejected with the reason.
