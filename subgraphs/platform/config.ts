@@ -49,7 +49,7 @@ const environmentSchema = z.object({
   // Lists count their `total` exactly up to this many matches, then report the planner's estimate (docs/api.md).
   EXACT_TOTAL_LIMIT: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
   // A list past EXACT_TOTAL_LIMIT that the planner estimates at no more than this is counted exactly up to it.
-  EXACT_TOTAL_RECOUNT_LIMIT: z.coerce.number().int().min(1).max(1_000_000).default(100_000),
+  EXACT_TOTAL_RECOUNT_LIMIT: z.coerce.number().int().min(1).max(1_000_000).default(50_000),
   // Behind a load balancer: `true`, a hop count, or the proxies' addresses/CIDRs (comma-separated). Off by default:
   // trusting X-Forwarded-For from anyone lets a client pick the address its per-IP limit counts.
   TRUST_PROXY: z

@@ -187,8 +187,8 @@ const cappedCount = async (db: Database, from: string, params: unknown[], limit:
 /**
  * Counts the rows a list's `where` selects: exactly up to `limit`. Past it the planner's estimate of the same
  * statement decides: at most `recountLimit` (a real list of 15,365 trades), the count goes on exactly up to
- * `recountLimit`, which costs a few milliseconds more and only on lists that size; above it (an unfiltered list
- * of millions) the estimate is the total, flagged and never below what a count saw. When the table's statistics
+ * `recountLimit`, which costs lists of that size some milliseconds (docs/api.md "Totals" has the bench figures);
+ * above it (an unfiltered list of millions) the estimate is the total, flagged and never below what a count saw. When the table's statistics
  * are stale (table-statistics.ts) the estimate is not trusted: the count goes on exactly up to
  * `STALE_EXACT_TOTAL_LIMIT`, and only past that is the estimate used.
  */
