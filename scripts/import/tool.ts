@@ -40,10 +40,10 @@ function prepare(argv: string[], output: CommandOutput): PreparedCommand | numbe
       ticker: { type: 'string' },
       columns: { type: 'string' },
       format: { type: 'string' },
-      source: { type: 'string', default: DEFAULT_RECORD_SOURCE },
+      source: { type: 'string' },
       rejects: { type: 'string' },
-      'dry-run': { type: 'boolean', default: false },
-      'delete-missing': { type: 'boolean', default: false },
+      'dry-run': { type: 'boolean' },
+      'delete-missing': { type: 'boolean' },
     },
   });
   const [command, ...rest] = positionals;
@@ -56,6 +56,8 @@ function prepare(argv: string[], output: CommandOutput): PreparedCommand | numbe
   if (values.format !== undefined && values.format !== 'csv' && values.format !== 'jsonl')
     throw new UsageError(`--format must be csv or jsonl, not "${values.format}"`);
   if (command === 'records') return prepareRecords(rest, mode, values);
+  const recordsOnly = RECORDS_OPTIONS.filter((option) => values[option] !== undefined);
+  if (recordsOnly.length) throw new UsageError(`--${recordsOnly[0]} is an option of \`import records\` only`);
   if (command !== 'rejects' && !IMPORTERS.has(command)) {
     output.err(`unknown source "${command}"\n${IMPORT_USAGE}\n`);
     return 2;
@@ -91,19 +93,27 @@ function prepare(argv: string[], output: CommandOutput): PreparedCommand | numbe
   };
 }
 
+const RECORDS_OPTIONS = ['columns', 'format', 'source', 'rejects', 'dry-run', 'delete-missing'] as const;
+
 /** `records <type> <file...>`: the loader of a customer's own records (records/load-records.ts). */
 function prepareRecords(
   operands: string[],
   mode: 'live' | 'sandbox',
-  values: {
+  given: {
     columns?: string;
     format?: string;
-    source: string;
+    source?: string;
     rejects?: string;
-    'dry-run': boolean;
-    'delete-missing': boolean;
+    'dry-run'?: boolean;
+    'delete-missing'?: boolean;
   },
 ): PreparedCommand {
+  const values = {
+    ...given,
+    source: given.source ?? DEFAULT_RECORD_SOURCE,
+    'dry-run': given['dry-run'] ?? false,
+    'delete-missing': given['delete-missing'] ?? false,
+  };
   const [type, ...files] = operands;
   if (!type || !RECORD_TYPE_NAMES.includes(type))
     throw new UsageError(

@@ -86,6 +86,7 @@ describe('import -- records on the command line', () => {
     [['records', 'widgets', 'a.csv'], /not "widgets"/],
     [['records', 'companies'], /no files given/],
     [['records', 'companies', 'a.csv', '--format', 'xml'], /--format must be csv or jsonl/],
+    [['house-trades', 'a.json', '--columns', 'x=y'], /--columns is an option of `import records` only/],
   ])('refuses %j as a usage error (exit 2)', (argv, message) => {
     let refusal: unknown;
     try {
