@@ -178,6 +178,28 @@ describe('import -- records, on the real company lists and hand-made files', () 
     ]);
   });
 
+  it('rejects a NUL character and an id past the integer range as rows, not as a failed load', async () => {
+    const path = file(
+      'hostile.jsonl',
+      [
+        { external_id: 'n1', company: 'Nul\u0000Corp' },
+        { external_id: 'n2', company: 'Big Corp', employees: 5_000_000_000 },
+        { external_id: 'n3', company: 'Good Corp' },
+      ]
+        .map((row) => JSON.stringify(row))
+        .join('\n'),
+    );
+    const result = await load('companies', [path], { source: 'hostile' });
+    expect(result).toMatchObject({ read: 3, inserted: 1, rejected: 2 });
+    const contacts = file(
+      'far-id.csv',
+      'external_id,company_id,first_name,last_name,title,seniority,email\nf1,b2b_99999999999,A,B,C,staff,a@b.example\n',
+    );
+    const far = await load('contacts', [contacts], { source: 'hostile' });
+    expect(far).toMatchObject({ read: 1, rejected: 1, inserted: 0 });
+    expect(readFileSync(`${contacts}.rejects.jsonl`, 'utf8')).toContain('company_id: must be an id like b2b_123');
+  });
+
   it('refuses a file without a required column before reading a row', async () => {
     const path = file('no-name.csv', 'state\nCA\n');
     await expect(load('companies', [path], { source: 'none' })).rejects.toThrow(/no column for company/);

@@ -25,6 +25,9 @@ export function rowConverter(
   const externalSource = sources.get('external_id');
   const referenceFields = new Set(references.map((reference) => reference.field.name));
   return (row: Record<string, unknown>): Converted => {
+    // COPY refuses a NUL character for the whole load: it is this row's problem, not the file's.
+    const withNul = Object.keys(row).find((heading) => hasNul(row[heading]));
+    if (withNul !== undefined) return { problems: [`${withNul}: contains a NUL character`] };
     const problems: string[] = [];
     const record: Record<string, unknown> = {};
     for (const field of fields) {
@@ -58,7 +61,8 @@ export function rowConverter(
       const byId = cell(row, sources.get(reference.field.name));
       const external = cell(row, sources.get(reference.externalField));
       if (byId !== undefined) {
-        const id = reference.target.ids.match(byId) ?? (/^\d{1,10}$/.test(byId) ? Number(byId) : undefined);
+        const id =
+          reference.target.ids.match(byId) ?? reference.target.ids.match(`${reference.target.ids.prefix}_${byId}`);
         if (id === undefined)
           problems.push(`${reference.field.name}: must be an id like ${reference.target.ids.prefix}_123`);
         else referenced.set(reference.field.name, id);
@@ -80,6 +84,12 @@ export function rowConverter(
     if (problems.length) return { externalId, problems };
     return { externalId: externalId!, values: new Map(Object.entries(record)), references: referenced };
   };
+}
+
+function hasNul(value: unknown): boolean {
+  if (typeof value === 'string') return value.includes('\u0000');
+  if (Array.isArray(value)) return value.some(hasNul);
+  return typeof value === 'object' && value !== null && Object.values(value).some(hasNul);
 }
 
 class Problem {

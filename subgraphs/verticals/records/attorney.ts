@@ -106,7 +106,7 @@ const attorneys: RecordType = defineRecordType({
     rules: {
       first_name: text(60),
       last_name: text(60),
-      practice_areas: z.array(practiceArea),
+      practice_areas: z.array(practiceArea).max(20, 'must be at most 20 practice areas'),
       state: usState,
       city: cityName,
       bar_number: text(40),

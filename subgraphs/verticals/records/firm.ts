@@ -81,7 +81,7 @@ const firms: RecordType = defineRecordType({
       hq_city: cityName,
       hq_state: usState,
       size: firmSize,
-      practice_areas: z.array(practiceArea),
+      practice_areas: z.array(practiceArea).max(20, 'must be at most 20 practice areas'),
       website: text(200),
       founded_year: pastYear,
     },
