@@ -34,7 +34,15 @@ export async function openRecordFile(path: string, format: FileFormat): Promise<
 async function* csvRecords(path: string): AsyncGenerator<FileRow | string[]> {
   const file = createReadStream(path);
   const parser = file.pipe(
-    parse({ bom: true, relax_column_count: true, skip_empty_lines: true, trim: true, info: true }),
+    // A row past 1 MB stops the load with csv-parse's error rather than growing memory without bound.
+    parse({
+      bom: true,
+      relax_column_count: true,
+      skip_empty_lines: true,
+      trim: true,
+      info: true,
+      max_record_size: 1 << 20,
+    }),
   );
   file.on('error', (error) => parser.destroy(error));
   let headings: string[] | undefined;
