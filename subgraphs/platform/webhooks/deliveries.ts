@@ -1,0 +1,194 @@
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import type { LookupFunction } from 'node:net';
+import { isIP } from 'node:net';
+import type { SqlClient } from '../database.ts';
+import { nextAttemptAt, retryAfterMs } from './backoff.ts';
+import { DestinationRefused, resolveDestination } from './destination.ts';
+import { signDelivery } from './signing.ts';
+
+/**
+ * The delivery queue (docs/webhooks.md "Delivery that loses nothing"): `webhook_deliveries` rows, claimed with
+ * `FOR UPDATE SKIP LOCKED` and leased, so workers in several processes never attempt one delivery at once and a
+ * worker killed mid-attempt gives it back when the lease ends. Every write after the claim names the attempt,
+ * so a worker whose lease ran out changes nothing.
+ */
+export interface ClaimedDelivery {
+  id: number;
+  attempt: number;
+  eventId: string;
+  endpointId: number;
+  url: string;
+  body: string;
+  /** The secrets that sign this attempt: the endpoint's, and its previous one within 24 hours of a rotation. */
+  secrets: string[];
+  firstAttemptAt: Date;
+}
+
+export interface AttemptResult {
+  delivered: boolean;
+  statusCode?: number;
+  latencyMs: number;
+  error?: string;
+  /** What a 429 or 503 asked for in `Retry-After`. */
+  retryAfterMs?: number;
+}
+
+export interface AttemptOptions {
+  allowPrivate: boolean;
+  timeoutMs?: number;
+}
+
+const TIMEOUT_MS = 10_000;
+const RESPONSE_BYTES = 64 * 1024;
+/** Three days of failures, from the first since the last success, disable an endpoint. */
+const DISABLE_AFTER = '3 days';
+
+export async function claimDeliveries(sql: SqlClient, limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
+  const rows = await sql.query<{
+    id: number;
+    attempts: number;
+    event_id: string;
+    endpoint_id: number;
+    url: string;
+    body: string;
+    secret: string;
+    previous_secret: string | null;
+    first_attempt_at: Date;
+  }>(
+    `WITH claimed AS (
+       UPDATE webhook_deliveries d
+          SET attempts = d.attempts + 1, locked_until = now() + make_interval(secs => $2::float8 / 1000),
+              first_attempt_at = coalesce(d.first_attempt_at, now()), last_attempt_at = now()
+         FROM (SELECT d2.id FROM webhook_deliveries d2
+                 JOIN webhook_endpoints w2 ON w2.id = d2.endpoint_id AND w2.enabled
+                WHERE d2.status = 'pending' AND d2.next_attempt_at <= now()
+                  AND (d2.locked_until IS NULL OR d2.locked_until <= now())
+                ORDER BY d2.next_attempt_at, d2.id
+                LIMIT $1
+                  FOR UPDATE OF d2 SKIP LOCKED) due
+        WHERE d.id = due.id
+    RETURNING d.id, d.attempts, d.event_id, d.endpoint_id, d.first_attempt_at)
+     SELECT c.*, e.body, w.url, w.secret,
+            CASE WHEN w.previous_secret_expires_at > now() THEN w.previous_secret END AS previous_secret
+       FROM claimed c
+       JOIN webhook_events e ON e.id = c.event_id
+       JOIN webhook_endpoints w ON w.id = c.endpoint_id`,
+    [limit, leaseMs],
+  );
+  return rows.map((row) => ({
+    id: row.id,
+    attempt: row.attempts,
+    eventId: row.event_id,
+    endpointId: row.endpoint_id,
+    url: row.url,
+    body: row.body,
+    secrets: row.previous_secret ? [row.secret, row.previous_secret] : [row.secret],
+    firstAttemptAt: new Date(row.first_attempt_at),
+  }));
+}
+
+/**
+ * One POST: the destination checked again (its addresses then used, not looked up twice), signed, with a
+ * timeout, no redirect followed and at most 64 KB of the answer read. 2xx is delivered.
+ */
+export async function attemptDelivery(delivery: ClaimedDelivery, options: AttemptOptions): Promise<AttemptResult> {
+  const started = Date.now();
+  const elapsed = () => Date.now() - started;
+  let destination;
+  try {
+    destination = await resolveDestination(delivery.url, options.allowPrivate);
+  } catch (error) {
+    if (!(error instanceof DestinationRefused)) throw error;
+    return { delivered: false, latencyMs: elapsed(), error: `refused: ${error.message}` };
+  }
+  const headers = {
+    ...signDelivery(delivery.secrets, delivery.eventId, delivery.body, new Date()),
+    'content-type': 'application/json',
+    'user-agent': 'data-graph-webhooks/1',
+  };
+  const [address] = destination.addresses;
+  const pinned: LookupFunction = (_host, lookupOptions, callback) => {
+    if (lookupOptions.all) callback(null, [{ address: address!, family: isIP(address!) }]);
+    else callback(null, address!, isIP(address!));
+  };
+  const request = destination.url.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise<AttemptResult>((resolve) => {
+    const outgoing = request(
+      destination.url,
+      { method: 'POST', headers, lookup: pinned, timeout: options.timeoutMs ?? TIMEOUT_MS },
+      (response) => {
+        let read = 0;
+        response.on('data', (chunk: Buffer) => {
+          read += chunk.length;
+          if (read > RESPONSE_BYTES) response.destroy();
+        });
+        const done = () => {
+          const statusCode = response.statusCode ?? 0;
+          const waitMs =
+            statusCode === 429 || statusCode === 503
+              ? retryAfterMs(response.headers['retry-after'] ?? null, new Date())
+              : undefined;
+          resolve({
+            delivered: statusCode >= 200 && statusCode < 300,
+            statusCode,
+            latencyMs: elapsed(),
+            retryAfterMs: waitMs,
+            error: statusCode >= 200 && statusCode < 300 ? undefined : `HTTP ${statusCode}`,
+          });
+        };
+        response.on('end', done);
+        response.on('close', done);
+      },
+    );
+    outgoing.on('timeout', () => outgoing.destroy(new Error(`no answer in ${options.timeoutMs ?? TIMEOUT_MS} ms`)));
+    outgoing.on('error', (error) => resolve({ delivered: false, latencyMs: elapsed(), error: error.message }));
+    outgoing.end(delivery.body);
+  });
+}
+
+/**
+ * Writes what an attempt did: delivered, or the next attempt on the retry schedule (failed once it is spent);
+ * the endpoint's run of failures starts or ends with it, and three days of failures disable the endpoint.
+ * Returns false when the attempt had lost its lease (another worker owns the delivery now).
+ */
+export async function recordAttempt(
+  sql: SqlClient,
+  delivery: ClaimedDelivery,
+  result: AttemptResult,
+  now = new Date(),
+): Promise<boolean> {
+  const next = result.delivered
+    ? undefined
+    : nextAttemptAt(delivery.attempt, delivery.firstAttemptAt, now, { retryAfterMs: result.retryAfterMs });
+  const status = result.delivered ? 'delivered' : next ? 'pending' : 'failed';
+  const updated = await sql.query(
+    `UPDATE webhook_deliveries
+        SET status = $3, next_attempt_at = $4, locked_until = NULL, last_status_code = $5, last_latency_ms = $6,
+            last_error = $7, delivered_at = CASE WHEN $3 = 'delivered' THEN now() END
+      WHERE id = $1 AND attempts = $2
+    RETURNING id`,
+    [
+      delivery.id,
+      delivery.attempt,
+      status,
+      next?.toISOString() ?? null,
+      result.statusCode ?? null,
+      result.latencyMs,
+      result.error?.slice(0, 500) ?? null,
+    ],
+  );
+  if (updated.length === 0) return false;
+  await sql.query(
+    result.delivered
+      ? `UPDATE webhook_endpoints SET failing_since = NULL WHERE id = $1 AND failing_since IS NOT NULL`
+      : `UPDATE webhook_endpoints
+            SET failing_since = coalesce(failing_since, now()),
+                enabled = enabled AND coalesce(failing_since, now()) > now() - interval '${DISABLE_AFTER}',
+                disabled_reason = CASE WHEN enabled AND coalesce(failing_since, now()) <= now() - interval '${DISABLE_AFTER}'
+                                       THEN 'every delivery failed for ${DISABLE_AFTER}' ELSE disabled_reason END
+          WHERE id = $1`,
+    [delivery.endpointId],
+  );
+  return true;
+}
