@@ -33,6 +33,7 @@ import { registerUsageRoute } from './auth/usage-route.ts';
 import { createUsageMeter } from './limits/usage-meter.ts';
 import type { GraphQLServerOptions } from './graphql-server.ts';
 import { marketsRoutes } from './rest/markets-routes.ts';
+import { webhookRoutes } from './rest/webhook-routes.ts';
 import { registerRestRoutes } from './rest/register.ts';
 import { forwardReportDownload, requireReportPlan } from './rest/report-download.ts';
 import { registerCompression } from './http/compression.ts';
@@ -42,6 +43,7 @@ import { registerClosingRefusal } from './http/closing.ts';
 import { registerNotFound } from './http/not-found.ts';
 import { registerRequestId, requestIdOptions } from '../subgraphs/platform/http/request-id.ts';
 import { verticalsRoutes } from './rest/verticals-routes.ts';
+import { attachWebhookWorker } from '../subgraphs/platform/webhooks/worker.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -68,6 +70,8 @@ export interface ServerOptions extends GraphQLServerOptions {
   dataDir?: string;
   /** Report worker tuning, with verticals in this process (poll interval, stale-heartbeat timeout, batch size). */
   reportWorker?: VerticalsHttpOptions['reportWorker'];
+  /** Webhook delivery: private destinations, poll interval and attempt timeout (WEBHOOK_* unless given). */
+  webhooks?: { allowPrivate?: boolean; pollMs?: number; timeoutMs?: number };
   /** How often live usage counts are written to the control database (default 1,000 ms; see limits/usage-meter.ts). */
   usageFlushIntervalMs?: number;
   /** Login throttle and password-hashing bound (LOGIN_HASH_* and auth/login-throttle.ts defaults unless given). */
@@ -115,11 +119,13 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   await registerCompression(app);
   await registerCors(app, options.corsOrigins ?? env.CORS_ORIGINS);
 
+  const allowPrivateWebhooks = options.webhooks?.allowPrivate ?? env.WEBHOOK_ALLOW_PRIVATE;
   const contextFor = (request: FastifyRequest): RequestContext => ({
     viewer: request.viewer,
     // Public routes (no viewer) read the live database: public statistics describe the real records.
     db: databases[request.viewer?.mode ?? 'live'],
     loaders: new Map(),
+    allowPrivateWebhooks,
   });
 
   // Registered before the guard, so the deadline covers authentication and limits too.
@@ -177,6 +183,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   const restDependencies = { graphql, schema, contextFor, direct };
   registerRestRoutes(app, verticalsRoutes, restDependencies);
   registerRestRoutes(app, marketsRoutes, restDependencies);
+  registerRestRoutes(app, webhookRoutes, restDependencies);
   // Verticals' report worker and download run where verticals runs: here in one process, else in its service.
   if (options.subgraphUrls && options.gatewaySecret) {
     const timeoutMs = options.subgraphTimeoutMs ?? env.SUBGRAPH_TIMEOUT_MS;
@@ -195,6 +202,14 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
       beforeDownload: requireReportPlan,
     });
   }
+
+  // Every gateway process sends due webhooks, whatever the deployment: leases keep one attempt per delivery.
+  attachWebhookWorker(app, {
+    databases,
+    allowPrivate: allowPrivateWebhooks,
+    pollMs: options.webhooks?.pollMs ?? env.WEBHOOK_POLL_MS,
+    timeoutMs: options.webhooks?.timeoutMs ?? env.WEBHOOK_TIMEOUT_MS,
+  });
 
   app.addHook('onClose', async () => {
     await graphql.stop();

@@ -1,12 +1,13 @@
 import { BadRequestError } from '../../subgraphs/platform/errors.ts';
 
 /** A JSON type, or the values of a GraphQL enum (a string of that enum). */
-type JsonType = 'string' | 'string[]' | 'object' | readonly string[];
+type JsonType = 'string' | 'string[]' | 'boolean' | 'object' | readonly string[];
 
 /** The problem with a value of the wrong JSON type, or undefined. */
 function typeProblem(value: unknown, type: JsonType): string | undefined {
   if (Array.isArray(type)) return type.includes(value as string) ? undefined : `must be one of ${type.join(', ')}`;
   if (type === 'string') return typeof value === 'string' ? undefined : 'must be a string';
+  if (type === 'boolean') return typeof value === 'boolean' ? undefined : 'must be true or false';
   if (type === 'string[]') {
     return Array.isArray(value) && value.every((item) => typeof item === 'string')
       ? undefined

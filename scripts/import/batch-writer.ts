@@ -1,4 +1,5 @@
 import type { SqlClient } from '../../subgraphs/platform/database.ts';
+import { publishingCtes } from '../../subgraphs/platform/webhooks/outbox.ts';
 import type { ImportCounts } from './importer.ts';
 
 /**
@@ -27,6 +28,12 @@ export interface UpsertTable {
    * the same rule in TypeScript for rows of one batch.
    */
   prefer?: { sql: string; incoming(incoming: Row, existing: Row): boolean };
+  /**
+   * The webhook events of the written rows: a SELECT of `(type, data, attributes)` over `written r`, the rows
+   * the upsert returned with `r.inserted` (subgraphs/markets/webhooks/events.ts). They are written by the same
+   * statement as the rows (docs/webhooks.md, the outbox).
+   */
+  events?: string;
 }
 
 export type Row = Record<string, unknown>;
@@ -60,12 +67,17 @@ export async function upsertRows(
        WHERE (${updatable.map((column) => `t.${column}`).join(', ')}, NULL) IS DISTINCT FROM
              (${updatable.map(incoming).join(', ')}, NULL)${spec.prefer ? ` AND (${spec.prefer.sql})` : ''}`
     : 'DO NOTHING';
-  const text = `
+  const key = spec.key.map((column) => `t.${column}::text`).join(` || '${KEY_SEPARATOR}' || `);
+  const upsert = `
     INSERT INTO ${spec.table} AS t (${[...insertOnly.map(([column]) => column), ...columns].join(', ')})
     SELECT ${[...insertOnly.map(([, expression]) => expression), ...columns].join(', ')}
     FROM jsonb_to_recordset($1::jsonb) AS x(${recordType})
-    ON CONFLICT (${spec.key.join(', ')}) ${onConflict}
-    RETURNING ${spec.key.map((column) => `t.${column}::text`).join(` || '${KEY_SEPARATOR}' || `)} AS key, (xmax = 0) AS inserted`;
+    ON CONFLICT (${spec.key.join(', ')}) ${onConflict}`;
+  const text = spec.events
+    ? `WITH written AS (${upsert} RETURNING t.*, ${key} AS key, (xmax = 0) AS inserted),
+       ${publishingCtes(spec.events)}
+       SELECT key, inserted FROM written`
+    : `${upsert} RETURNING ${key} AS key, (xmax = 0) AS inserted`;
   const returned = await sql.query<{ key: string; inserted: boolean }>(text, [JSON.stringify(rows)]);
   return new Map(returned.map((row) => [row.key, row.inserted ? 'inserted' : 'updated']));
 }

@@ -7,6 +7,30 @@ import type { PlanRule } from '../platform/plans.ts';
  */
 export const MARKETS_PLAN_RULES: readonly PlanRule[] = [
   {
+    feature: 'Webhooks',
+    plan: 'institutional',
+    coordinates: [
+      'Query.webhookEndpoints',
+      'Query.webhookEndpoint',
+      'Query.webhookDeliveries',
+      'Mutation.createWebhookEndpoint',
+      'Mutation.updateWebhookEndpoint',
+      'Mutation.deleteWebhookEndpoint',
+      'Mutation.rotateWebhookSecret',
+      'Mutation.testWebhookEndpoint',
+      'Mutation.retryWebhookDelivery',
+      'Mutation.replayWebhookEvents',
+      'WebhookEndpoint.*',
+      'WebhookFilters.*',
+      'WebhookDelivery.*',
+      'WebhookDeliveryPage.*',
+      'CreatedWebhookEndpoint.*',
+      'DeletedWebhookEndpoint.*',
+      'QueuedWebhookDelivery.*',
+      'ReplayedWebhookEvents.*',
+    ],
+  },
+  {
     feature: 'Convergence leads',
     plan: 'professional',
     coordinates: ['Query.convergenceLeads', 'ConvergenceLead.*', 'Query.convergence', 'Convergence.*'],

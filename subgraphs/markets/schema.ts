@@ -14,6 +14,7 @@ import './types/briefing.ts';
 import './types/public-stats.ts';
 import './types/trade-summary.ts';
 import './types/company-links.ts';
+import './webhooks/schema.ts';
 
 /** The markets subgraph: signals, congressional trades, tickers, watchlists, briefings and macro data. */
 export const marketsSchema = builder.toSubGraphSchema({ linkUrl: 'https://specs.apollo.dev/federation/v2.6' });

@@ -96,6 +96,15 @@ const environmentSchema = z.object({
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
   // Rows a report job reads and writes per page (each page also beats the job's heartbeat).
   REPORT_BATCH_SIZE: z.coerce.number().int().min(1).max(10_000).default(2_000),
+  // Webhooks to plain http and private addresses: local development and tests only (docs/webhooks.md).
+  WEBHOOK_ALLOW_PRIVATE: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((value) => value === 'true'),
+  // How often each process's webhook worker looks for due deliveries, in milliseconds.
+  WEBHOOK_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(1_000),
+  // A delivery attempt unanswered after this fails (and is retried); its lease is three times as long.
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
 });
 
 function isOrigin(value: string): boolean {

@@ -20,6 +20,8 @@ export interface RequestContext {
   /** The database of the viewer's mode: sandbox keys never touch live data. */
   db: Database;
   loaders: Map<string, unknown>;
+  /** Webhook destinations may be plain http and private addresses (WEBHOOK_ALLOW_PRIVATE unless the host says). */
+  allowPrivateWebhooks?: boolean;
 }
 
 /** A per-request, per-key memo: each subgraph's DataLoaders are created once per request. */

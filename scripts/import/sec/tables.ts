@@ -1,4 +1,5 @@
 import type { UpsertTable } from '../batch-writer.ts';
+import { SIGNAL_CREATED } from '../../../subgraphs/markets/webhooks/events.ts';
 
 /** Filings, keyed by accession number. `fetched_at` is set only by the importer that read the document itself. */
 export const FILINGS_TABLE: UpsertTable = {
@@ -36,4 +37,5 @@ export const SIGNALS_TABLE: UpsertTable = {
   },
   key: ['source_key'],
   insertOnly: { id: 'gen_random_uuid()' },
+  events: SIGNAL_CREATED,
 };

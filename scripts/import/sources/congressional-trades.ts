@@ -17,6 +17,7 @@ import {
   parseAmount,
 } from '../normalise/trade-fields.ts';
 import { convertOrReject } from '../rejects.ts';
+import { CONGRESSIONAL_TRADE_DISCLOSED } from '../../../subgraphs/markets/webhooks/events.ts';
 
 /** One disclosed transaction as the Senate and House files have it, before normalisation. */
 export interface DisclosedTrade {
@@ -68,6 +69,7 @@ const TRADES_TABLE: UpsertTable = {
   },
   key: ['natural_key'],
   insertOnly: { id: 'gen_random_uuid()' },
+  events: CONGRESSIONAL_TRADE_DISCLOSED,
 };
 
 /**

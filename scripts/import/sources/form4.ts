@@ -14,6 +14,7 @@ import { insiderSignals } from '../sec/insider-signal.ts';
 import { FILINGS_TABLE, SIGNALS_TABLE } from '../sec/tables.ts';
 import { convertOrReject } from '../rejects.ts';
 import { FORM4_TRANSACTION_CODES } from '../../../subgraphs/markets/form4-codes.ts';
+import { INSIDER_TRADE_FILED } from '../../../subgraphs/markets/webhooks/events.ts';
 
 const TRANSACTIONS_TABLE: UpsertTable = {
   table: 'insider_transactions',
@@ -43,6 +44,7 @@ const TRANSACTIONS_TABLE: UpsertTable = {
   },
   key: ['accession_number', 'derivative', 'sequence'],
   insertOnly: { id: 'gen_random_uuid()' },
+  events: INSIDER_TRADE_FILED,
 };
 
 const CODES = new Set<string>(FORM4_TRANSACTION_CODES);

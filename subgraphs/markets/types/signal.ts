@@ -13,9 +13,8 @@ import { isKnownTicker, tickerSymbol } from '../tickers.ts';
 import { countTotal } from '../../platform/totals.ts';
 
 // Enum values are the documented wire values, so REST and GraphQL spell them alike.
-export const SignalType = builder.enumType('SignalType', {
-  values: ['sec_filing', 'insider_buy', 'insider_sell', 'earnings_preview', 'macro'] as const,
-});
+export const SIGNAL_TYPES = ['sec_filing', 'insider_buy', 'insider_sell', 'earnings_preview', 'macro'] as const;
+export const SignalType = builder.enumType('SignalType', { values: SIGNAL_TYPES });
 export const Sentiment = builder.enumType('Sentiment', { values: ['BULLISH', 'BEARISH', 'NEUTRAL'] as const });
 
 export const Signal = builder.prismaObject('Signal', {

@@ -1,0 +1,369 @@
+import { z } from 'zod';
+import type { RequestContext } from '../../platform/context.ts';
+import { env } from '../../platform/config.ts';
+import { BadRequestError, ConflictError, NotFoundError, UnauthorizedError } from '../../platform/errors.ts';
+import { idCodec } from '../../platform/ids.ts';
+import { pageInfoSource, resolvePaging } from '../../platform/paging.ts';
+import type { PageInfoSource } from '../../platform/paging.ts';
+import { countTotal } from '../../platform/totals.ts';
+import { DestinationRefused, resolveDestination } from '../../platform/webhooks/destination.ts';
+import { queuePing, replayEvents, retryDelivery } from '../../platform/webhooks/endpoint-actions.ts';
+import { newWebhookSecret } from '../../platform/webhooks/signing.ts';
+import { argument, defineArguments } from '../../platform/arguments.ts';
+import { PageInfo, builder } from '../builder.ts';
+import { MAX_ENDPOINTS_PER_ACCOUNT, createEndpointFields, updateEndpointFields } from './rules.ts';
+
+/** Endpoint and delivery ids as the API prints them (docs/webhooks.md "Endpoints"). */
+export const endpointIds = idCodec('wh');
+export const deliveryIds = idCodec('whd');
+
+/** After a rotation the previous secret keeps signing this long. */
+const ROTATION_OVERLAP_MS = 24 * 3_600_000;
+/** The most events one replay queues: a wider window is replayed in several calls. */
+const REPLAY_LIMIT = 10_000;
+const DELIVERY_PAGING = { defaultPerPage: 50, maxPerPage: 200, sizeArgument: 'limit' };
+
+function accountOf(context: RequestContext): string {
+  if (!context.viewer) throw new UnauthorizedError();
+  return context.viewer.accountId;
+}
+
+/** The caller's endpoint, or a 404 (another account's endpoint is not said to exist). */
+async function ownEndpoint(context: RequestContext, id: string) {
+  const endpoint = await context.db.prisma.webhookEndpoint.findFirst({
+    where: { id: endpointIds.parse(id), accountId: accountOf(context) },
+  });
+  if (!endpoint) throw new NotFoundError(`Webhook endpoint ${id}`);
+  return endpoint;
+}
+
+/** The URL's shape and, after DNS, its addresses: a refusal is a 400 naming `url`. */
+async function checkedUrl(context: RequestContext, url: string): Promise<string> {
+  try {
+    await resolveDestination(url, context.allowPrivateWebhooks ?? env.WEBHOOK_ALLOW_PRIVATE);
+    return url;
+  } catch (error) {
+    if (error instanceof DestinationRefused) throw new BadRequestError({ url: error.message });
+    throw error;
+  }
+}
+
+interface StoredFilters {
+  tickers?: string[];
+  signal_types?: string[];
+  chambers?: string[];
+  members?: string[];
+}
+
+const WebhookFilters = builder.objectRef<StoredFilters>('WebhookFilters').implement({
+  description: 'What narrows an endpoint’s events; an empty list matches everything.',
+  fields: (t) => ({
+    tickers: t.stringList({ resolve: (filters) => filters.tickers ?? [] }),
+    signalTypes: t.stringList({ resolve: (filters) => filters.signal_types ?? [] }),
+    chambers: t.stringList({ resolve: (filters) => filters.chambers ?? [] }),
+    members: t.stringList({ resolve: (filters) => filters.members ?? [] }),
+  }),
+});
+
+const WebhookFiltersInput = builder.inputType('WebhookFiltersInput', {
+  fields: (t) => ({
+    tickers: t.stringList({ description: 'Tickers (class shares as BRK.B or BRK-B).' }),
+    signalTypes: t.stringList({ description: 'Signal types, for signal.created.' }),
+    chambers: t.stringList({ description: 'house or senate, for congressional_trade.disclosed.' }),
+    members: t.stringList({ description: 'Bioguide ids or member names as disclosed.' }),
+  }),
+});
+
+const createFields = createEndpointFields(WebhookFiltersInput);
+const updateFields = updateEndpointFields(WebhookFiltersInput);
+
+const CreateWebhookEndpointInput = builder.inputType('CreateWebhookEndpointInput', {
+  fields: (t) => createFields.graphql(t),
+});
+const UpdateWebhookEndpointInput = builder.inputType('UpdateWebhookEndpointInput', {
+  fields: (t) => updateFields.graphql(t),
+});
+
+export const WebhookEndpoint = builder.prismaObject('WebhookEndpoint', {
+  description: 'Where the account’s events are delivered, signed with the endpoint’s secret (docs/webhooks.md).',
+  fields: (t) => ({
+    id: t.string({ resolve: (endpoint) => endpointIds.format(endpoint.id) }),
+    url: t.exposeString('url'),
+    description: t.exposeString('description'),
+    events: t.exposeStringList('events'),
+    filters: t.field({ type: WebhookFilters, resolve: (endpoint) => endpoint.filters as StoredFilters }),
+    enabled: t.exposeBoolean('enabled'),
+    disabledReason: t.exposeString('disabledReason', {
+      nullable: true,
+      description: 'Why the service disabled the endpoint (three days of failed deliveries).',
+    }),
+    failingSince: t.expose('failingSince', {
+      type: 'DateTime',
+      nullable: true,
+      description: 'The first failed delivery since the last success.',
+    }),
+    previousSecretExpiresAt: t.field({
+      type: 'DateTime',
+      nullable: true,
+      description: 'Until then the secret before the last rotation signs too.',
+      resolve: (endpoint) =>
+        endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > new Date()
+          ? endpoint.previousSecretExpiresAt
+          : null,
+    }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+  }),
+});
+
+export const WebhookDelivery = builder.prismaObject('WebhookDelivery', {
+  description: 'One event’s delivery to one endpoint, and its latest attempt.',
+  fields: (t) => ({
+    id: t.string({ resolve: (delivery) => deliveryIds.format(delivery.id) }),
+    eventId: t.exposeString('eventId', { description: 'The webhook-id header: the same on every attempt.' }),
+    eventType: t.string({ select: { event: { select: { type: true } } }, resolve: (delivery) => delivery.event.type }),
+    status: t.exposeString('status', { description: 'pending, delivered or failed (retries spent).' }),
+    attempts: t.exposeInt('attempts'),
+    responseCode: t.exposeInt('lastStatusCode', { nullable: true }),
+    latencyMs: t.exposeInt('lastLatencyMs', { nullable: true }),
+    error: t.exposeString('lastError', { nullable: true }),
+    nextAttemptAt: t.field({
+      type: 'DateTime',
+      nullable: true,
+      resolve: (delivery) => (delivery.status === 'pending' ? delivery.nextAttemptAt : null),
+    }),
+    lastAttemptAt: t.expose('lastAttemptAt', { type: 'DateTime', nullable: true }),
+    deliveredAt: t.expose('deliveredAt', { type: 'DateTime', nullable: true }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+  }),
+});
+
+interface DeliveryPageSource {
+  endpointId: number;
+  skip: number;
+  take: number;
+  pageInfo: PageInfoSource;
+}
+
+const WebhookDeliveryPage = builder.objectRef<DeliveryPageSource>('WebhookDeliveryPage').implement({
+  fields: (t) => ({
+    nodes: t.prismaField({
+      type: [WebhookDelivery],
+      resolve: (query, page, _args, context) =>
+        context.db.prisma.webhookDelivery.findMany({
+          ...query,
+          where: { endpointId: page.endpointId },
+          orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+          skip: page.skip,
+          take: page.take,
+        }),
+    }),
+    pageInfo: t.field({ type: PageInfo, resolve: (page) => page.pageInfo }),
+  }),
+});
+
+const CreatedWebhookEndpoint = builder
+  .objectRef<{ endpointId: number; secret: string }>('CreatedWebhookEndpoint')
+  .implement({
+    fields: (t) => ({
+      secret: t.exposeString('secret', { description: 'The signing secret (whsec_…): shown here only.' }),
+      endpoint: t.prismaField({
+        type: WebhookEndpoint,
+        resolve: (query, payload, _args, context) =>
+          context.db.prisma.webhookEndpoint.findUniqueOrThrow({ ...query, where: { id: payload.endpointId } }),
+      }),
+    }),
+  });
+
+const DeletedWebhookEndpoint = builder.objectRef<{ id: string }>('DeletedWebhookEndpoint').implement({
+  fields: (t) => ({ id: t.exposeString('id'), deleted: t.boolean({ resolve: () => true }) }),
+});
+
+const QueuedDelivery = builder.objectRef<{ deliveryId: number }>('QueuedWebhookDelivery').implement({
+  fields: (t) => ({
+    delivery: t.prismaField({
+      type: WebhookDelivery,
+      resolve: (query, payload, _args, context) =>
+        context.db.prisma.webhookDelivery.findUniqueOrThrow({ ...query, where: { id: payload.deliveryId } }),
+    }),
+  }),
+});
+
+const ReplayedEvents = builder.objectRef<{ queued: number; since: Date }>('ReplayedWebhookEvents').implement({
+  fields: (t) => ({
+    queued: t.exposeInt('queued', { description: `Deliveries queued (at most ${REPLAY_LIMIT} a call).` }),
+    since: t.expose('since', { type: 'DateTime' }),
+  }),
+});
+
+const endpointArgument = defineArguments({ id: argument('String', z.string(), { required: true }) });
+const replayArguments = defineArguments({
+  id: argument('String', z.string(), { required: true }),
+  since: argument('String', z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date-time' }), {
+    required: 'validated',
+    description: 'Events written at or after this moment (ISO 8601); kept 30 days.',
+  }),
+});
+
+builder.queryFields((t) => ({
+  webhookEndpoints: t.prismaField({
+    type: [WebhookEndpoint],
+    description: `The caller’s webhook endpoints, oldest first (at most ${MAX_ENDPOINTS_PER_ACCOUNT}).`,
+    resolve: (query, _root, _args, context) =>
+      context.db.prisma.webhookEndpoint.findMany({
+        ...query,
+        where: { accountId: accountOf(context) },
+        orderBy: { id: 'asc' },
+      }),
+  }),
+  webhookEndpoint: t.prismaField({
+    type: WebhookEndpoint,
+    args: { id: t.arg.string({ required: true }) },
+    resolve: async (query, _root, args, context) => {
+      const { id } = await ownEndpoint(context, args.id);
+      return context.db.prisma.webhookEndpoint.findUniqueOrThrow({ ...query, where: { id } });
+    },
+  }),
+  webhookDeliveries: t.field({
+    type: WebhookDeliveryPage,
+    description: 'An endpoint’s deliveries, newest first: status, response code, latency, next attempt.',
+    args: {
+      id: t.arg.string({ required: true }),
+      page: t.arg.int({ required: false }),
+      limit: t.arg.int({ required: false }),
+    },
+    resolve: async (_root, args, context) => {
+      const endpoint = await ownEndpoint(context, args.id);
+      const paging = resolvePaging({ page: args.page, size: args.limit }, DELIVERY_PAGING);
+      const pageInfo = pageInfoSource(paging, () =>
+        countTotal(context.db, 'WebhookDelivery', { endpointId: endpoint.id }),
+      );
+      return { endpointId: endpoint.id, skip: paging.skip, take: paging.perPage, pageInfo };
+    },
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  createWebhookEndpoint: t.field({
+    type: CreatedWebhookEndpoint,
+    description: 'Registers an endpoint; its secret is in this answer only.',
+    args: { input: t.arg({ type: CreateWebhookEndpointInput, required: true }) },
+    resolve: async (_root, args, context) => {
+      const accountId = accountOf(context);
+      const input = createFields.parse(args.input);
+      const url = await checkedUrl(context, input.url);
+      const secret = newWebhookSecret();
+      const endpointId = await context.db.prisma.$transaction(async (tx) => {
+        // Serialised per account, so the count and the insert agree and the cap holds exactly.
+        await tx.$queryRaw`SELECT pg_advisory_xact_lock(hashtext(${`webhooks:${accountId}`}))::text`;
+        if ((await tx.webhookEndpoint.count({ where: { accountId } })) >= MAX_ENDPOINTS_PER_ACCOUNT) {
+          throw new ConflictError(
+            `An account keeps at most ${MAX_ENDPOINTS_PER_ACCOUNT} webhook endpoints; delete one before adding another.`,
+          );
+        }
+        const created = await tx.webhookEndpoint.create({
+          data: {
+            accountId,
+            url,
+            events: input.events,
+            filters: input.filters ?? {},
+            description: input.description ?? '',
+            enabled: input.enabled ?? true,
+            secret,
+          },
+        });
+        return created.id;
+      });
+      return { endpointId, secret };
+    },
+  }),
+  updateWebhookEndpoint: t.prismaField({
+    type: WebhookEndpoint,
+    description: 'Changes the fields given; `enabled: true` re-enables an endpoint the service disabled.',
+    args: { id: t.arg.string({ required: true }), input: t.arg({ type: UpdateWebhookEndpointInput, required: true }) },
+    resolve: async (query, _root, args, context) => {
+      const endpoint = await ownEndpoint(context, args.id);
+      const input = updateFields.parse(args.input);
+      const reenabled = input.enabled === true && !endpoint.enabled;
+      return context.db.prisma.webhookEndpoint.update({
+        ...query,
+        where: { id: endpoint.id },
+        data: {
+          url: input.url === undefined ? undefined : await checkedUrl(context, input.url),
+          events: input.events,
+          filters: input.filters,
+          description: input.description,
+          enabled: input.enabled,
+          ...(reenabled ? { disabledReason: null, failingSince: null } : {}),
+        },
+      });
+    },
+  }),
+  deleteWebhookEndpoint: t.field({
+    type: DeletedWebhookEndpoint,
+    description: 'Removes the endpoint and its deliveries; nothing more is sent to it.',
+    args: { id: t.arg.string({ required: true }) },
+    resolve: async (_root, args, context) => {
+      const endpoint = await ownEndpoint(context, args.id);
+      await context.db.prisma.webhookEndpoint.delete({ where: { id: endpoint.id } });
+      return { id: endpointIds.format(endpoint.id) };
+    },
+  }),
+  rotateWebhookSecret: t.field({
+    type: CreatedWebhookEndpoint,
+    description: 'A new secret (shown here only); the previous one keeps signing for 24 hours beside it.',
+    args: { id: t.arg.string({ required: true }) },
+    resolve: async (_root, args, context) => {
+      const endpoint = await ownEndpoint(context, args.id);
+      const secret = newWebhookSecret();
+      await context.db.prisma.webhookEndpoint.update({
+        where: { id: endpoint.id },
+        data: {
+          secret,
+          previousSecret: endpoint.secret,
+          previousSecretExpiresAt: new Date(Date.now() + ROTATION_OVERLAP_MS),
+        },
+      });
+      return { endpointId: endpoint.id, secret };
+    },
+  }),
+  testWebhookEndpoint: t.field({
+    type: QueuedDelivery,
+    description: 'Queues a `ping` event to the endpoint; its delivery shows how the endpoint answered.',
+    args: { id: t.arg.string({ required: true }) },
+    resolve: async (_root, args, context) => {
+      const { id } = endpointArgument.parse(args);
+      const endpoint = await ownEndpoint(context, id);
+      const deliveryId = await queuePing(context.db.sql, endpoint.id, { endpoint_id: endpointIds.format(endpoint.id) });
+      return { deliveryId };
+    },
+  }),
+  retryWebhookDelivery: t.field({
+    type: QueuedDelivery,
+    description: 'Sends a delivery again now, with a fresh 24-hour retry window.',
+    args: { id: t.arg.string({ required: true }), delivery: t.arg.string({ required: true }) },
+    resolve: async (_root, args, context) => {
+      const endpoint = await ownEndpoint(context, args.id);
+      const deliveryId = deliveryIds.parse(args.delivery, 'delivery');
+      if (!(await retryDelivery(context.db.sql, endpoint.id, deliveryId))) {
+        const exists = await context.db.prisma.webhookDelivery.count({
+          where: { id: deliveryId, endpointId: endpoint.id },
+        });
+        if (!exists) throw new NotFoundError(`Delivery ${args.delivery}`);
+        throw new ConflictError('The delivery is being attempted now; retry it once the attempt is recorded.');
+      }
+      return { deliveryId };
+    },
+  }),
+  replayWebhookEvents: t.field({
+    type: ReplayedEvents,
+    description: `Queues again every event since a moment that the endpoint receives (at most ${REPLAY_LIMIT}).`,
+    args: { id: t.arg.string({ required: true }), since: t.arg.string({ required: false }) },
+    resolve: async (_root, args, context) => {
+      const input = replayArguments.parse(args);
+      const endpoint = await ownEndpoint(context, input.id);
+      const since = new Date(input.since);
+      return { queued: await replayEvents(context.db.sql, endpoint.id, since, REPLAY_LIMIT), since };
+    },
+  }),
+}));

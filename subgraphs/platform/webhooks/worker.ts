@@ -1,0 +1,103 @@
+import type { FastifyInstance } from 'fastify';
+import type { Database, Mode } from '../database.ts';
+import { logger } from '../logger.ts';
+import { attemptDelivery, claimDeliveries, recordAttempt } from './deliveries.ts';
+
+export interface WebhookWorkerOptions {
+  databases: Record<Mode, Database>;
+  /** WEBHOOK_ALLOW_PRIVATE: plain http and private addresses (local development and tests). */
+  allowPrivate: boolean;
+  /** How often an idle worker looks for due deliveries. */
+  pollMs?: number;
+  /** Deliveries attempted at once per database. */
+  concurrency?: number;
+  /** Per-attempt timeout (10 s unless given). */
+  timeoutMs?: number;
+}
+
+export interface WebhookWorker {
+  stop(): Promise<void>;
+}
+
+/** Events are kept this long for replays, then removed with their deliveries once none is still pending. */
+const RETENTION = '30 days';
+const PRUNE_EVERY_MS = 3_600_000;
+
+/**
+ * One loop per database: claim due deliveries, attempt them, record the results; sleep when none is due. Every
+ * process runs one (embedded, several gateways, subgraphs as services): the lease in claimDeliveries keeps one
+ * attempt of a delivery in flight, and a process killed mid-attempt gives it back when its lease ends.
+ */
+export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker {
+  const pollMs = options.pollMs ?? 1000;
+  const concurrency = options.concurrency ?? 8;
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  // Longer than an attempt can take (timeout, DNS, the write after it), so a live worker never loses its lease.
+  const leaseMs = timeoutMs * 3 + 5_000;
+  let running = true;
+  const sleepers = new Set<() => void>();
+  const sleep = () =>
+    new Promise<void>((resolve) => {
+      const wake = () => {
+        clearTimeout(timer);
+        sleepers.delete(wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, pollMs);
+      sleepers.add(wake);
+    });
+
+  async function deliverDue(db: Database): Promise<number> {
+    const claimed = await claimDeliveries(db.sql, concurrency, leaseMs);
+    await Promise.all(
+      claimed.map(async (delivery) => {
+        const result = await attemptDelivery(delivery, { allowPrivate: options.allowPrivate, timeoutMs });
+        const recorded = await recordAttempt(db.sql, delivery, result);
+        if (!recorded) logger.warn({ delivery: delivery.id, database: db.mode }, 'webhook lease lost before recording');
+      }),
+    );
+    return claimed.length;
+  }
+
+  async function loop(db: Database) {
+    let prunedAt = 0;
+    while (running) {
+      let sent = 0;
+      try {
+        if (Date.now() - prunedAt > PRUNE_EVERY_MS) {
+          prunedAt = Date.now();
+          await db.sql.query(
+            `DELETE FROM webhook_events e WHERE e.created_at < now() - interval '${RETENTION}'
+                AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id AND d.status = 'pending')`,
+          );
+        }
+        sent = await deliverDue(db);
+      } catch (error) {
+        // The database may be briefly unreachable; claimed deliveries come back when their lease ends.
+        logger.error({ err: error, database: db.mode }, 'webhook worker could not deliver');
+      }
+      if (sent === 0 && running) await sleep();
+    }
+  }
+
+  const loops = Object.values(options.databases).map((db) => loop(db));
+  return {
+    async stop() {
+      running = false;
+      sleepers.forEach((wake) => wake());
+      await Promise.all(loops);
+    },
+  };
+}
+
+/** Runs the worker while the server listens (started by `listen`, stopped by `close`, leases handed back on stop). */
+export function attachWebhookWorker(app: FastifyInstance, options: WebhookWorkerOptions): void {
+  let worker: WebhookWorker | undefined;
+  app.addHook('onListen', async () => {
+    worker ??= startWebhookWorker(options);
+  });
+  app.addHook('preClose', async () => {
+    await worker?.stop();
+    worker = undefined;
+  });
+}

@@ -1,0 +1,98 @@
+import { createServer } from 'node:http';
+import type { IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Webhook } from 'standardwebhooks';
+
+export interface ReceivedEvent {
+  /** The `<name>` of the path it came to. */
+  endpoint: string;
+  id: string;
+  type: string;
+  timestamp: string;
+  data: any;
+  headers: IncomingHttpHeaders;
+}
+
+/**
+ * A webhook receiver as a customer runs one: a real HTTP server on a free port that verifies every request with
+ * `standardwebhooks` and the secret of the endpoint its path names (`/hooks/<name>`). Requests it cannot verify
+ * are answered 400 and counted in `unverified`. `answer` sets what it replies (503 while "down").
+ */
+export class Receiver {
+  readonly secrets = new Map<string, string>();
+  readonly received: ReceivedEvent[] = [];
+  readonly unverified: string[] = [];
+  answer = 204;
+  /** Requests that arrived, answered or not yet. */
+  arrived = 0;
+  /** Holds each request this long before answering (a slow receiver, to catch a delivery mid-flight). */
+  delayMs = 0;
+  private readonly server = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk) => (body += chunk));
+    request.on('end', () => {
+      this.arrived += 1;
+      const name = request.url?.split('/')[2] ?? '';
+      const secret = this.secrets.get(name);
+      let verified: Pick<ReceivedEvent, 'type' | 'timestamp' | 'data'> | undefined;
+      try {
+        verified = secret
+          ? (new Webhook(secret).verify(body, request.headers as Record<string, string>) as typeof verified)
+          : undefined;
+      } catch {
+        verified = undefined;
+      }
+      const reply = () => {
+        if (!verified) {
+          this.unverified.push(body);
+          response.writeHead(400).end();
+          return;
+        }
+        // Recorded as delivered only when answered 2xx, as a receiver that was down never saw the request.
+        if (this.answer < 300) {
+          this.received.push({
+            endpoint: name,
+            id: request.headers['webhook-id'] as string,
+            ...verified,
+            headers: request.headers,
+          });
+        }
+        response.writeHead(this.answer).end();
+      };
+      if (this.delayMs > 0) setTimeout(reply, this.delayMs);
+      else reply();
+    });
+  });
+
+  async start(): Promise<void> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+  }
+
+  url(name: string): string {
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/hooks/${name}`;
+  }
+
+  of(name: string): ReceivedEvent[] {
+    return this.received.filter((event) => event.endpoint === name);
+  }
+
+  stop(): Promise<void> {
+    this.server.closeAllConnections();
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+/** Polls until `check` holds (the worker delivers within its poll interval), or fails after `timeoutMs`. */
+export async function eventually<T>(check: () => T | Promise<T>, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let lastError: unknown;
+  while (Date.now() < deadline) {
+    try {
+      return await check();
+    } catch (error) {
+      lastError = error;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  throw lastError;
+}

@@ -1,0 +1,101 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runScript, serviceEnvironment, startChildServer } from '../support/child-process.ts';
+import type { ChildServer } from '../support/child-process.ts';
+import { TEST_ENGINE, createTestDatabases } from '../support/databases.ts';
+import type { TestDatabases } from '../support/databases.ts';
+import { REAL_FILES } from '../import/real-data.ts';
+import { Receiver, eventually } from './receiver.ts';
+
+/**
+ * The issue's "done when", as a user tries it: `npm start` as its own process, an Institutional key from the
+ * admin command, a receiver registered, the real Senate file imported with the import command while the server
+ * runs, and the server killed (SIGKILL: no shutdown hook) while deliveries are in flight, then started again.
+ */
+describe(`webhooks across a server killed mid-delivery (${TEST_ENGINE})`, () => {
+  const TICKER = 'BYND';
+  const receiver = new Receiver();
+  let store: TestDatabases;
+  let env: NodeJS.ProcessEnv;
+  let server: ChildServer | undefined;
+
+  beforeAll(async () => {
+    await receiver.start();
+    store = await createTestDatabases({ sandboxScale: 10 });
+    // The server process opens the databases; this one lets go of them.
+    await Promise.all(Object.values(store.databases).map((database) => database.close()));
+    // A 1 s attempt timeout makes the lease (3 × timeout + 5 s) end 8 s after a claim.
+    env = serviceEnvironment(store, {
+      WEBHOOK_ALLOW_PRIVATE: 'true',
+      WEBHOOK_POLL_MS: '50',
+      WEBHOOK_TIMEOUT_MS: '1000',
+    });
+    server = await startChildServer(env);
+  }, 300_000);
+  afterAll(async () => {
+    await server?.stop();
+    await store?.drop();
+    await receiver.stop();
+  });
+
+  it('delivers every event of the filtered ticker at least once, with the same id after the restart', async () => {
+    const created = await runScript(
+      'scripts/admin.ts',
+      ['create-key', '--plan', 'institutional', '--mode', 'live', '--json'],
+      env,
+    );
+    expect(created.code, created.stderr).toBe(0);
+    const { key } = JSON.parse(created.stdout) as { key: string };
+    const call = async (method: string, path: string, body?: unknown) => {
+      const response = await fetch(`${server!.url}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+        body: body ? JSON.stringify(body) : undefined,
+      });
+      return { status: response.status, body: (await response.json()) as any };
+    };
+    const registered = await call('POST', '/api/webhooks', {
+      url: receiver.url('restart'),
+      events: ['congressional_trade.disclosed'],
+      filters: { tickers: [TICKER] },
+    });
+    expect(registered.status, JSON.stringify(registered.body)).toBe(201);
+    receiver.secrets.set('restart', registered.body.secret);
+    // A slow receiver: each delivery is in flight for 3 s, longer than the attempt timeout.
+    receiver.delayMs = 3_000;
+
+    const imported = await runScript('scripts/import/cli.ts', ['senate-trades', REAL_FILES.senate], env);
+    expect(imported.code, imported.stderr).toBe(0);
+    await eventually(() => expect(receiver.arrived).toBeGreaterThan(0), 60_000);
+    const killed = await server!.stop('SIGKILL');
+    expect(killed.signal).toBe('SIGKILL');
+    receiver.delayMs = 0;
+    server = await startChildServer(env);
+
+    const events = await fetchEventIds(call, registered.body.id);
+    expect(events.size).toBeGreaterThan(1);
+    await eventually(() => {
+      const received = new Set(receiver.of('restart').map((event) => event.id));
+      expect([...events].filter((id) => !received.has(id))).toEqual([]);
+    }, 60_000);
+    expect(receiver.unverified).toEqual([]);
+    // The delivery in flight at the kill was answered to nobody and sent again after its lease: same id, twice.
+    const ids = receiver.of('restart').map((event) => event.id);
+    expect(ids.length).toBeGreaterThan(new Set(ids).size);
+    // Whatever came twice came with the same id: every id received is one of the endpoint's events.
+    for (const event of receiver.of('restart')) {
+      expect(events.has(event.id)).toBe(true);
+      expect(event.data.ticker).toBe(TICKER);
+    }
+  }, 300_000);
+});
+
+/** The event ids queued for the endpoint, from its deliveries list. */
+async function fetchEventIds(
+  call: (method: string, path: string) => Promise<{ status: number; body: any }>,
+  endpoint: string,
+): Promise<Set<string>> {
+  const page = await call('GET', `/api/webhooks/${endpoint}/deliveries?limit=200`);
+  expect(page.status, JSON.stringify(page.body)).toBe(200);
+  expect(page.body.pages).toBe(1);
+  return new Set(page.body.deliveries.map((delivery: { event_id: string }) => delivery.event_id));
+}
