@@ -31,6 +31,7 @@ import { operationGuardPlugin } from './access/operation-plugin.ts';
 import { QUERY_LIMITS } from './limits/policy.ts';
 import { registerUsageRoute } from './auth/usage-route.ts';
 import { createUsageMeter } from './limits/usage-meter.ts';
+import { creditsLowPublisher } from './limits/credits-low.ts';
 import type { GraphQLServerOptions } from './graphql-server.ts';
 import { marketsRoutes } from './rest/markets-routes.ts';
 import { webhookRoutes } from './rest/webhook-routes.ts';
@@ -134,6 +135,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   const meter = createUsageMeter(control, {
     sandboxCredits: limits.options.sandboxCredits,
     flushIntervalMs: options.usageFlushIntervalMs,
+    onCreditsLow: creditsLowPublisher(control, databases.sandbox),
   });
   const guard = registerGuard(app, { control, sessions, limits, meter });
   registerRequestTextCheck(app);

@@ -37,6 +37,14 @@ export interface UsageMeterOptions {
   sandboxCredits: number;
   /** How often counts are written (default 1,000 ms). */
   flushIntervalMs?: number;
+  /** Called once per sandbox key, by the call that leaves it under 10 % of its credits (the credits.low webhook). */
+  onCreditsLow?: (viewer: Viewer, usage: Usage) => Promise<void>;
+}
+
+/** Whether this call took the key's remaining credits under a tenth: exactly one call of a key's trial does. */
+export function crossedLowCredits(usage: Usage): boolean {
+  const threshold = usage.allowance / 10;
+  return usage.remaining < threshold && usage.remaining + 1 >= threshold;
 }
 
 /** Calls of one account, mode and UTC day: stored in usage_counters, plus this process's share not yet stored. */
@@ -119,7 +127,16 @@ export function createUsageMeter(control: Database, options: UsageMeterOptions):
   const exact = (viewer: Viewer) => viewer.mode === 'sandbox' && viewer.keyId !== undefined;
 
   async function record(viewer: Viewer, now = new Date()): Promise<Usage> {
-    if (exact(viewer)) return recordCall(control, viewer, options.sandboxCredits, now);
+    if (exact(viewer)) {
+      const usage = await recordCall(control, viewer, options.sandboxCredits, now);
+      if (options.onCreditsLow && crossedLowCredits(usage)) {
+        // The call is counted whatever becomes of the notice: a failed notice is logged, not the caller's error.
+        await options.onCreditsLow(viewer, usage).catch((error: unknown) => {
+          logger.error({ err: error, key: viewer.keyId }, 'could not publish credits.low');
+        });
+      }
+      return usage;
+    }
     const day = utcDay(now);
     const counter = await readyCounter(viewer, day);
     // From here to the return nothing awaits, so this call's number is its own.

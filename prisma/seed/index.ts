@@ -13,6 +13,8 @@ import {
 } from './indexes.ts';
 import { LOAD_CHAINS, SEED_TABLES, briefingLoad, planTables, type SeedTable, type TableLoad } from './plan.ts';
 import { MARKET_ROLLUPS, refreshMarketRollups } from '../../subgraphs/markets/rollups.ts';
+import { announceMarketChanges } from '../../subgraphs/markets/webhooks/announcements.ts';
+import { publishSeededMarketEvents } from '../../subgraphs/markets/webhooks/events.ts';
 
 /**
  * The sandbox data generator: fills an empty, migrated database with deterministic, internally consistent
@@ -142,6 +144,9 @@ export async function seedDatabase(db: Database, options: SeedOptions): Promise<
     tables.filter((table) => table.serialId).map((table) => table.table),
   );
   await refreshMarketRollups(db);
+  // The sandbox's markets events (docs/webhooks.md): its rows, briefings and leads, as the seeded data makes them.
+  await publishSeededMarketEvents(db);
+  await announceMarketChanges(db);
   await vacuumAnalyze(db, [...SEED_TABLES, ...MARKET_ROLLUPS]);
   // In SEED_TABLES order, whichever chain finished first.
   const counts = Object.fromEntries(SEED_TABLES.map((table) => [table, rows[table]])) as Record<SeedTable, number>;

@@ -1,4 +1,5 @@
 import { MARKET_ROLLUPS, refreshMarketRollups } from '../../subgraphs/markets/rollups.ts';
+import { announceMarketChanges } from '../../subgraphs/markets/webhooks/announcements.ts';
 import type { Database } from '../../subgraphs/platform/database.ts';
 import { analyzeTables } from '../../subgraphs/platform/table-statistics.ts';
 import type { ImportCounts, ImportOptions } from './importer.ts';
@@ -14,7 +15,7 @@ export interface ImportResult extends ImportCounts {
 
 /**
  * Runs one source's importer over its files against an open, migrated database, then refreshes the market
- * rollups and `ANALYZE`s every table the run wrote: the planner's estimates (list totals past
+ * rollups, announces new briefings and convergence changes (webhooks), and `ANALYZE`s every table the run wrote: the planner's estimates (list totals past
  * EXACT_TOTAL_LIMIT, docs/api.md "Totals") must know the new rows, and PGlite has no autovacuum to get there.
  */
 export async function runImport(
@@ -38,6 +39,7 @@ export async function runImport(
   await rejects.flush();
   // The aggregate routes read rollups of signals and trades: bring them up to date with what was written.
   await refreshMarketRollups(db);
+  await announceMarketChanges(db, options.now);
   await analyzeWritten(db, source, [...recording.written, ...MARKET_ROLLUPS], options.progress);
   if (rejects.byReason.size) {
     options.progress?.(

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { signalHistoryStart } from '../../platform/plans.ts';
 import { argument, defineArguments } from '../../platform/arguments.ts';
 import { isoDate } from '../../platform/dates.ts';
-import type { RequestContext } from '../../platform/context.ts';
+import type { Plan, RequestContext } from '../../platform/context.ts';
+import type { Database } from '../../platform/database.ts';
 import { builder } from '../builder.ts';
 import { CONVERGENCE_EVIDENCE_LIMIT, convergenceLeadsFromDatabase, newestTradeDate } from '../convergence-query.ts';
 import type { Lead } from '../convergence-query.ts';
@@ -57,7 +58,7 @@ export const ConvergenceLead = builder.objectRef<Lead>('ConvergenceLead').implem
   }),
 });
 
-interface WindowSource {
+export interface WindowSource {
   from: Date;
   to: Date;
   days: number;
@@ -123,24 +124,34 @@ const leadArgs = defineArguments({
   }),
 });
 
-/** The window of the arguments, its signals cut to the caller's plan history, and the leads in it. */
-async function convergence(args: object, context: RequestContext): Promise<ConvergenceSource> {
-  const { limit, days, asOf } = leadArgs.parse(args);
-  const newest = asOf ? null : await newestTradeDate(context.db);
+/**
+ * The window of `days` ending `asOf` (by default the newest trade date in force), its signals cut to the plan's
+ * history (none for the webhook events, which are computed for the whole history).
+ */
+export async function convergenceWindow(
+  db: Database,
+  days: number,
+  asOf: Date | undefined,
+  plan: Plan | undefined,
+): Promise<WindowSource> {
+  const newest = asOf ? null : await newestTradeDate(db);
   // A trade dated in the future (a typo the importers reject, but stored data may hold) does not move the window.
   const today = daysAgo(0);
   const to = asOf ?? (newest && newest < today ? newest : today);
   const from = new Date(to.getTime() - days * DAY_MS);
-  const planStart = signalHistoryStart(context.viewer?.plan);
+  const planStart = signalHistoryStart(plan);
   const signalsFrom = planStart && planStart > from ? planStart : from;
   // Trades are disclosed weeks late, so the newest trade date lags the signals: by default the signals that
   // followed the last purchases count too; a window `asOf` a day sees nothing after that day.
   const signalsUntil = asOf ? new Date(to.getTime() + DAY_MS) : null;
-  const window: WindowSource = { from, to, days, basis: asOf ? 'as_of' : 'newest_trade', signalsFrom, signalsUntil };
-  return {
-    window,
-    leads: await convergenceLeadsFromDatabase(context.db, { from, to, signalsFrom, signalsUntil, limit }),
-  };
+  return { from, to, days, basis: asOf ? 'as_of' : 'newest_trade', signalsFrom, signalsUntil };
+}
+
+/** The window of the arguments, its signals cut to the caller's plan history, and the leads in it. */
+async function convergence(args: object, context: RequestContext): Promise<ConvergenceSource> {
+  const { limit, days, asOf } = leadArgs.parse(args);
+  const window = await convergenceWindow(context.db, days, asOf, context.viewer?.plan);
+  return { window, leads: await convergenceLeadsFromDatabase(context.db, { ...window, limit }) };
 }
 
 builder.queryFields((t) => ({

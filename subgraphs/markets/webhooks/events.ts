@@ -1,4 +1,5 @@
-import { isoTimestamp } from '../../platform/webhooks/outbox.ts';
+import type { Database } from '../../platform/database.ts';
+import { isoTimestamp, publishingCtes } from '../../platform/webhooks/outbox.ts';
 
 /**
  * The events of the market tables, as SELECTs over `written r`: the rows an import's upsert returned, with
@@ -56,3 +57,31 @@ const INSIDER_TRADE_DATA = `jsonb_build_object(
 export const INSIDER_TRADE_FILED = `SELECT 'insider_trade.filed' AS type, ${INSIDER_TRADE_DATA} AS data,
     jsonb_build_object('ticker', r.ticker) AS attributes
   FROM written r WHERE r.inserted`;
+
+/** The market tables and their events, for writers that add rows without the batch writer (the seeder's COPY). */
+export const MARKET_TABLE_EVENTS = {
+  signals: SIGNAL_CREATED,
+  congressional_trades: CONGRESSIONAL_TRADE_DISCLOSED,
+  insider_transactions: INSIDER_TRADE_FILED,
+} as const;
+
+/**
+ * The events of every row of the market tables, as if each had just been written: the sandbox seeder's after a
+ * reseed (`npm run seed -- --reset`) under existing endpoints. Without an enabled endpoint nothing would
+ * receive them, and nothing is written.
+ */
+export async function publishSeededMarketEvents(db: Database): Promise<number> {
+  const [listening] = await db.sql.query<{ any: boolean }>(
+    'SELECT EXISTS (SELECT 1 FROM webhook_endpoints WHERE enabled) AS any',
+  );
+  if (!listening?.any) return 0;
+  let published = 0;
+  for (const [table, events] of Object.entries(MARKET_TABLE_EVENTS)) {
+    const [row] = await db.sql.query<{ n: number }>(
+      `WITH written AS (SELECT t.*, true AS inserted FROM ${table} t), ${publishingCtes(events)}
+       SELECT count(*)::int AS n FROM published`,
+    );
+    published += row?.n ?? 0;
+  }
+  return published;
+}

@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { Database } from '../../platform/database.ts';
+import { reportFinishedEvents } from './events.ts';
 
 /**
  * The report job queue is the report_jobs table. Workers claim with `FOR UPDATE SKIP LOCKED`, so workers in
@@ -78,10 +79,14 @@ export async function heartbeat(db: Database, job: ClaimedJob, progress: number,
 }
 
 export async function completeJob(db: Database, job: ClaimedJob, rows: number, filePath: string): Promise<boolean> {
+  // The job and its report.completed event in one statement (the webhook outbox).
   const updated = await db.sql.query(
-    `UPDATE report_jobs SET status = 'completed', progress = 100, row_count = $3, file_path = $4,
-       completed_at = now(), heartbeat_at = now()
-     WHERE id = $1 AND attempts = $2 AND status = 'processing' RETURNING id`,
+    `WITH done AS (
+       UPDATE report_jobs SET status = 'completed', progress = 100, row_count = $3, file_path = $4,
+         completed_at = now(), heartbeat_at = now()
+       WHERE id = $1 AND attempts = $2 AND status = 'processing' RETURNING *),
+     ${reportFinishedEvents('report.completed')}
+     SELECT id FROM done`,
     [job.id, job.attempts, rows, filePath],
   );
   return updated.length > 0;
@@ -89,8 +94,11 @@ export async function completeJob(db: Database, job: ClaimedJob, rows: number, f
 
 export async function failJob(db: Database, job: Pick<ClaimedJob, 'id' | 'attempts'>, message: string): Promise<void> {
   await db.sql.query(
-    `UPDATE report_jobs SET status = 'failed', error = $3, completed_at = now()
-     WHERE id = $1 AND attempts = $2 AND status = 'processing'`,
+    `WITH done AS (
+       UPDATE report_jobs SET status = 'failed', error = $3, completed_at = now()
+       WHERE id = $1 AND attempts = $2 AND status = 'processing' RETURNING *),
+     ${reportFinishedEvents('report.failed')}
+     SELECT id FROM done`,
     [job.id, job.attempts, message],
   );
 }

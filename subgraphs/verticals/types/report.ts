@@ -2,7 +2,6 @@ import { z } from 'zod';
 import type { ReportJob as ReportJobRow } from '../../../prisma/generated/client/client.ts';
 import type { RequestContext } from '../../platform/context.ts';
 import { ApiError, BadRequestError } from '../../platform/errors.ts';
-import { idCodec } from '../../platform/ids.ts';
 import { definePageObject } from '../../platform/page-object.ts';
 import { camelCase, snakeCase } from '../../platform/names.ts';
 import { defineSort } from '../../platform/paging.ts';
@@ -10,12 +9,13 @@ import { argument, defineArguments } from '../../platform/arguments.ts';
 import { PageInfo, builder } from '../builder.ts';
 import { RECORD_TYPE_NAMES, primaryRecordType, recordTypeNamed } from '../record-type/catalog.ts';
 import { recordPage } from '../record-type/page.ts';
+import { reportIds } from '../reports/ids.ts';
 import { notifyJobQueued } from '../reports/queue.ts';
 import { VERTICAL_NAMES, VerticalEnum } from '../verticals.ts';
 import { accountOf } from './lead.ts';
 import { countTotal } from '../../platform/totals.ts';
 
-export const reportIds = idCodec('rpt');
+export { reportIds };
 
 export const REPORT_STATUSES = ['queued', 'processing', 'completed', 'failed'] as const;
 export const ReportStatus = builder.enumType('ReportStatus', { values: REPORT_STATUSES });
