@@ -3,6 +3,7 @@ import { request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { isIP } from 'node:net';
 import type { SqlClient } from '../database.ts';
+import { logger } from '../logger.ts';
 import { nextAttemptAt, retryAfterMs } from './backoff.ts';
 import { DestinationRefused, resolveDestination } from './destination.ts';
 import { signDelivery } from './signing.ts';
@@ -40,6 +41,8 @@ export interface AttemptOptions {
 }
 
 const TIMEOUT_MS = 10_000;
+/** The largest body sent: events carry one record, so a larger one is a fault, not a payload to push. */
+const REQUEST_BYTES = 256 * 1024;
 const RESPONSE_BYTES = 64 * 1024;
 /** Three days of failures, from the first since the last success, disable an endpoint. */
 const DISABLE_AFTER = '3 days';
@@ -95,6 +98,9 @@ export async function claimDeliveries(sql: SqlClient, limit: number, leaseMs: nu
 export async function attemptDelivery(delivery: ClaimedDelivery, options: AttemptOptions): Promise<AttemptResult> {
   const started = Date.now();
   const elapsed = () => Date.now() - started;
+  if (Buffer.byteLength(delivery.body) > REQUEST_BYTES) {
+    return { delivered: false, latencyMs: 0, error: `refused: the event is over ${REQUEST_BYTES / 1024} KB` };
+  }
   let destination;
   try {
     destination = await resolveDestination(delivery.url, options.allowPrivate);
@@ -179,7 +185,7 @@ export async function recordAttempt(
     ],
   );
   if (updated.length === 0) return false;
-  await sql.query(
+  const [endpoint] = await sql.query<{ disabled_reason: string | null; enabled: boolean }>(
     result.delivered
       ? `UPDATE webhook_endpoints SET failing_since = NULL WHERE id = $1 AND failing_since IS NOT NULL`
       : `UPDATE webhook_endpoints
@@ -187,8 +193,12 @@ export async function recordAttempt(
                 enabled = enabled AND coalesce(failing_since, now()) > now() - interval '${DISABLE_AFTER}',
                 disabled_reason = CASE WHEN enabled AND coalesce(failing_since, now()) <= now() - interval '${DISABLE_AFTER}'
                                        THEN 'every delivery failed for ${DISABLE_AFTER}' ELSE disabled_reason END
-          WHERE id = $1`,
+          WHERE id = $1
+      RETURNING enabled, disabled_reason`,
     [delivery.endpointId],
   );
+  if (endpoint && !endpoint.enabled && endpoint.disabled_reason && !result.delivered) {
+    logger.warn({ endpoint: delivery.endpointId, reason: endpoint.disabled_reason }, 'webhook endpoint disabled');
+  }
   return true;
 }
