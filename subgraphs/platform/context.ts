@@ -1,4 +1,5 @@
 import type { Database, Mode } from './database.ts';
+import { UnauthorizedError } from './errors.ts';
 import type { Plan } from './plans.ts';
 
 export type { Plan } from './plans.ts';
@@ -32,4 +33,10 @@ export function loaderFor<T>(context: RequestContext, key: string, create: () =>
     context.loaders.set(key, loader);
   }
   return loader;
+}
+
+/** The caller's account: what a caller keeps (leads, watchlists, webhook endpoints) belongs to it; none is a 401. */
+export function accountOf(context: RequestContext): string {
+  if (!context.viewer) throw new UnauthorizedError();
+  return context.viewer.accountId;
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { accountOf } from '../../platform/context.ts';
 import type { RequestContext } from '../../platform/context.ts';
-import { ConflictError, NotFoundError, UnauthorizedError } from '../../platform/errors.ts';
+import { ConflictError, NotFoundError } from '../../platform/errors.ts';
 import { pageInfoSource, resolvePaging } from '../../platform/paging.ts';
 import type { PageInfoSource } from '../../platform/paging.ts';
 import { countTotal } from '../../platform/totals.ts';
@@ -16,12 +17,6 @@ import { Signal } from './signal.ts';
 export const WATCHLIST_MAX_ENTRIES = 500;
 
 const WATCHLIST_PAGING = { defaultPerPage: 50, maxPerPage: 200, sizeArgument: 'limit' };
-
-/** Watchlists belong to one account: every read and write is scoped to the viewer's account. */
-function accountOf(context: RequestContext): string {
-  if (!context.viewer) throw new UnauthorizedError();
-  return context.viewer.accountId;
-}
 
 export const WatchlistEntry = builder.prismaObject('WatchlistEntry', {
   description: 'A ticker on the caller’s watchlist, with its latest price, signal and congressional trade.',

@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import { accountOf } from '../../platform/context.ts';
 import type { RequestContext } from '../../platform/context.ts';
 import { env } from '../../platform/config.ts';
-import { BadRequestError, ConflictError, NotFoundError, UnauthorizedError } from '../../platform/errors.ts';
+import { BadRequestError, ConflictError, NotFoundError } from '../../platform/errors.ts';
 import { idCodec } from '../../platform/ids.ts';
 import { pageInfoSource, resolvePaging } from '../../platform/paging.ts';
 import type { PageInfoSource } from '../../platform/paging.ts';
@@ -22,11 +23,6 @@ const ROTATION_OVERLAP_MS = 24 * 3_600_000;
 /** The most events one replay queues: a wider window is replayed in several calls. */
 const REPLAY_LIMIT = 10_000;
 const DELIVERY_PAGING = { defaultPerPage: 50, maxPerPage: 200, sizeArgument: 'limit' };
-
-function accountOf(context: RequestContext): string {
-  if (!context.viewer) throw new UnauthorizedError();
-  return context.viewer.accountId;
-}
 
 /** The caller's endpoint, or a 404 (another account's endpoint is not said to exist). */
 async function ownEndpoint(context: RequestContext, id: string) {

@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { Database, Mode } from '../database.ts';
 import { logger } from '../logger.ts';
+import { runWhileListening } from '../process/while-listening.ts';
+import type { BackgroundWorker } from '../process/while-listening.ts';
 import { attemptDelivery, claimDeliveries, recordAttempt } from './deliveries.ts';
 
 export interface WebhookWorkerOptions {
@@ -15,9 +17,7 @@ export interface WebhookWorkerOptions {
   timeoutMs?: number;
 }
 
-export interface WebhookWorker {
-  stop(): Promise<void>;
-}
+export type WebhookWorker = BackgroundWorker;
 
 /** Events are kept this long for replays, then removed with their deliveries once none is still pending. */
 const RETENTION = '30 days';
@@ -90,14 +90,7 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
   };
 }
 
-/** Runs the worker while the server listens (started by `listen`, stopped by `close`, leases handed back on stop). */
+/** Runs the worker while the server listens (leases handed back on stop). */
 export function attachWebhookWorker(app: FastifyInstance, options: WebhookWorkerOptions): void {
-  let worker: WebhookWorker | undefined;
-  app.addHook('onListen', async () => {
-    worker ??= startWebhookWorker(options);
-  });
-  app.addHook('preClose', async () => {
-    await worker?.stop();
-    worker = undefined;
-  });
+  runWhileListening(app, () => startWebhookWorker(options));
 }

@@ -3,6 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import { env } from '../../platform/config.ts';
 import type { Database, Mode } from '../../platform/database.ts';
 import { logger } from '../../platform/logger.ts';
+import { runWhileListening } from '../../platform/process/while-listening.ts';
+import type { BackgroundWorker } from '../../platform/process/while-listening.ts';
 import { exportReport } from './export.ts';
 import { MAX_ATTEMPTS, claimJob, completeJob, failJob, heartbeat, onJobQueued, releaseJob } from './queue.ts';
 
@@ -20,9 +22,7 @@ export interface ReportWorkerOptions {
 
 export const reportsDirectory = (dataDir: string) => join(dataDir, 'reports');
 
-export interface ReportWorker {
-  stop(): Promise<void>;
-}
+export type ReportWorker = BackgroundWorker;
 
 const wait = (ms: number, wake: { resolve?: () => void }) =>
   new Promise<void>((resolve) => {
@@ -102,12 +102,5 @@ export function startReportWorker(options: ReportWorkerOptions): ReportWorker {
 
 /** Runs the workers while the server listens: started by `listen`, stopped (jobs handed back) by `close`. */
 export function attachReportWorker(app: FastifyInstance, options: ReportWorkerOptions): void {
-  let worker: ReportWorker | undefined;
-  app.addHook('onListen', async () => {
-    worker ??= startReportWorker(options);
-  });
-  app.addHook('preClose', async () => {
-    await worker?.stop();
-    worker = undefined;
-  });
+  runWhileListening(app, () => startReportWorker(options));
 }

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { Lead as LeadRow, Prisma } from '../../../prisma/generated/client/client.ts';
+import { accountOf } from '../../platform/context.ts';
 import type { RequestContext } from '../../platform/context.ts';
-import { BadRequestError, ConflictError, NotFoundError, UnauthorizedError } from '../../platform/errors.ts';
+import { BadRequestError, ConflictError, NotFoundError } from '../../platform/errors.ts';
 import { argument, defineArguments } from '../../platform/arguments.ts';
 import { idCodec } from '../../platform/ids.ts';
 import { definePageObject } from '../../platform/page-object.ts';
@@ -26,12 +27,6 @@ const NEXT_STATUSES: Record<LeadStatusValue, readonly LeadStatusValue[]> = {
   converted: [],
   disqualified: [],
 };
-
-/** Leads belong to the account of the credential; there is no anonymous lead. */
-export function accountOf(context: RequestContext): string {
-  if (!context.viewer) throw new UnauthorizedError();
-  return context.viewer.accountId;
-}
 
 export const Lead = builder.prismaObject('Lead', {
   description: 'A record the caller saved, moving through new → contacted → qualified → converted | disqualified.',

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ReportJob as ReportJobRow } from '../../../prisma/generated/client/client.ts';
+import { accountOf } from '../../platform/context.ts';
 import type { RequestContext } from '../../platform/context.ts';
 import { ApiError, BadRequestError } from '../../platform/errors.ts';
 import { definePageObject } from '../../platform/page-object.ts';
@@ -12,7 +13,6 @@ import { recordPage } from '../record-type/page.ts';
 import { reportIds } from '../reports/ids.ts';
 import { notifyJobQueued } from '../reports/queue.ts';
 import { VERTICAL_NAMES, VerticalEnum } from '../verticals.ts';
-import { accountOf } from './lead.ts';
 import { countTotal } from '../../platform/totals.ts';
 
 export { reportIds };
