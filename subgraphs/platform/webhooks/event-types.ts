@@ -36,7 +36,7 @@ export type WebhookFilters = Partial<Record<keyof typeof WEBHOOK_FILTERS, string
 
 /** What a caller's event says: its kind, its `data` and the attributes filters match on. */
 export interface WebhookEventInput {
-  type: WebhookEventType | 'ping';
+  type: WebhookEventType;
   data: unknown;
   attributes: Record<string, string | number | null>;
 }
