@@ -221,7 +221,11 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
 }
 
 function sendError(error: FastifyError | ApiError, request: FastifyRequest, reply: FastifyReply) {
-  if (error instanceof ApiError) return reply.status(error.status).send(errorBody(error));
+  if (error instanceof ApiError) {
+    // RFC 9110: a 401 names the scheme that would be accepted.
+    if (error.status === 401) reply.header('www-authenticate', 'Bearer realm="api"');
+    return reply.status(error.status).send(errorBody(error));
+  }
   // Fastify's own 4xx (a body that is not JSON, too large, of another type), in our words.
   const refused = requestReadingRefusal(error, request.server.initialConfig.bodyLimit ?? 1_048_576);
   if (refused) return reply.status(refused.status).send(refused.body);

@@ -189,9 +189,11 @@ describe('accounts, session tokens and API keys', () => {
       const rest = await service.request('GET', '/api/signals', { headers });
       expect(rest.status, authorization).toBe(401);
       expect(rest.body).toEqual(UNAUTHORIZED);
+      expect(rest.headers.get('www-authenticate')).toBe('Bearer realm="api"');
       const graphql = await service.request('POST', '/graphql', { headers, body: { query: '{ __typename }' } });
       expect(graphql.status, authorization).toBe(401);
       expect(graphql.body).toEqual(UNAUTHORIZED);
+      expect(graphql.headers.get('www-authenticate')).toBe('Bearer realm="api"');
     }
   });
 
