@@ -25,6 +25,8 @@ export class Receiver {
   answer = 204;
   /** Requests that arrived, answered or not yet. */
   arrived = 0;
+  /** Requests arrived and not answered yet (held by `delayMs`). */
+  inFlight = 0;
   /** Holds each request this long before answering (a slow receiver, to catch a delivery mid-flight). */
   delayMs = 0;
   private readonly server = createServer((request, response) => {
@@ -32,6 +34,7 @@ export class Receiver {
     request.on('data', (chunk) => (body += chunk));
     request.on('end', () => {
       this.arrived += 1;
+      this.inFlight += 1;
       const name = request.url?.split('/')[2] ?? '';
       const secret = this.secrets.get(name);
       let verified: Pick<ReceivedEvent, 'type' | 'timestamp' | 'data'> | undefined;
@@ -43,6 +46,7 @@ export class Receiver {
         verified = undefined;
       }
       const reply = () => {
+        this.inFlight -= 1;
         if (!verified) {
           this.unverified.push(body);
           response.writeHead(400).end();
