@@ -192,7 +192,6 @@ const ReplayedEvents = builder.objectRef<{ queued: number; since: Date }>('Repla
   }),
 });
 
-const endpointArgument = defineArguments({ id: argument('String', z.string(), { required: true }) });
 const replayArguments = defineArguments({
   id: argument('String', z.string(), { required: true }),
   since: argument('String', z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date-time' }), {
@@ -328,8 +327,7 @@ builder.mutationFields((t) => ({
     description: 'Queues a `ping` event to the endpoint; its delivery shows how the endpoint answered.',
     args: { id: t.arg.string({ required: true }) },
     resolve: async (_root, args, context) => {
-      const { id } = endpointArgument.parse(args);
-      const endpoint = await ownEndpoint(context, id);
+      const endpoint = await ownEndpoint(context, args.id);
       const deliveryId = await queuePing(context.db.sql, endpoint.id, { endpoint_id: endpointIds.format(endpoint.id) });
       return { deliveryId };
     },
