@@ -49,7 +49,8 @@ describe('streaming import of a large file', () => {
   let folder: string;
 
   beforeAll(async () => {
-    store = await createTestDatabases();
+    // Opened as the import command opens it: a bulk load has no statement timeout (scripts/commands/run.ts).
+    store = await createTestDatabases({ timeouts: false });
     folder = await mkdtemp(join(tmpdir(), 'import-large-'));
     await writeHouseFile(join(folder, 'house.json'), RECORDS);
   });

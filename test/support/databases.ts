@@ -27,6 +27,8 @@ export interface TestDatabaseOptions {
   sandboxScale?: number;
   /** Records per vertical generated into the live database (0: migrated but empty). */
   liveScale?: number;
+  /** `false`: no statement timeouts, as the import and admin commands open their database (bulk work). */
+  timeouts?: false;
 }
 
 /**
@@ -54,7 +56,7 @@ export async function createTestDatabases(options: TestDatabaseOptions = {}): Pr
   const open = async (onQuery?: (sql: string) => void) => {
     const opened = {} as Record<Mode, Database>;
     for (const mode of ['live', 'sandbox'] as const) {
-      opened[mode] = await openDatabase({ mode, url: urls[mode], dataDir, onQuery });
+      opened[mode] = await openDatabase({ mode, url: urls[mode], dataDir, onQuery, timeouts: options.timeouts });
     }
     return opened;
   };
