@@ -115,6 +115,14 @@ describe('webhook deliveries', () => {
     });
   });
 
+  it('sends no body over 256 KB', async () => {
+    await queue('msg_large');
+    await sql(`UPDATE webhook_events SET body = $1`, [JSON.stringify({ type: 'ping', data: 'x'.repeat(256 * 1024) })]);
+    await deliverDue();
+    expect(received).toEqual([]);
+    expect(await delivery()).toMatchObject({ status: 'pending', last_error: 'refused: the event is over 256 KB' });
+  });
+
   it('disables an endpoint whose deliveries have failed for three days, and says why', async () => {
     const endpointId = await queue('msg_dead');
     await sql(`UPDATE webhook_endpoints SET failing_since = now() - interval '4 days' WHERE id = $1`, [endpointId]);
