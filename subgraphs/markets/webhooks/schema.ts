@@ -4,8 +4,8 @@ import type { RequestContext } from '../../platform/context.ts';
 import { env } from '../../platform/config.ts';
 import { BadRequestError, ConflictError, NotFoundError } from '../../platform/errors.ts';
 import { idCodec } from '../../platform/ids.ts';
-import { pageInfoSource, resolvePaging } from '../../platform/paging.ts';
-import type { PageInfoSource } from '../../platform/paging.ts';
+import { definePageObject, pageSource } from '../../platform/page-object.ts';
+import { resolvePaging } from '../../platform/paging.ts';
 import { countTotal } from '../../platform/totals.ts';
 import { DestinationRefused, resolveDestination } from '../../platform/webhooks/destination.ts';
 import { queuePing, replayEvents, retryDelivery } from '../../platform/webhooks/endpoint-actions.ts';
@@ -134,29 +134,14 @@ export const WebhookDelivery = builder.prismaObject('WebhookDelivery', {
   }),
 });
 
-interface DeliveryPageSource {
-  endpointId: number;
-  skip: number;
-  take: number;
-  pageInfo: PageInfoSource;
-}
-
-const WebhookDeliveryPage = builder.objectRef<DeliveryPageSource>('WebhookDeliveryPage').implement({
-  fields: (t) => ({
-    nodes: t.prismaField({
-      type: [WebhookDelivery],
-      resolve: (query, page, _args, context) =>
-        context.db.prisma.webhookDelivery.findMany({
-          ...query,
-          where: { endpointId: page.endpointId },
-          orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-          skip: page.skip,
-          take: page.take,
-        }),
-    }),
-    pageInfo: t.field({ type: PageInfo, resolve: (page) => page.pageInfo }),
-  }),
-});
+const DELIVERY_ORDER = [{ createdAt: 'desc' }, { id: 'desc' }];
+const WebhookDeliveryPage = definePageObject(
+  builder,
+  PageInfo,
+  'WebhookDeliveryPage',
+  WebhookDelivery,
+  'WebhookDelivery',
+);
 
 const CreatedWebhookEndpoint = builder
   .objectRef<{ endpointId: number; secret: string }>('CreatedWebhookEndpoint')
@@ -230,10 +215,8 @@ builder.queryFields((t) => ({
     resolve: async (_root, args, context) => {
       const endpoint = await ownEndpoint(context, args.id);
       const paging = resolvePaging({ page: args.page, size: args.limit }, DELIVERY_PAGING);
-      const pageInfo = pageInfoSource(paging, () =>
-        countTotal(context.db, 'WebhookDelivery', { endpointId: endpoint.id }),
-      );
-      return { endpointId: endpoint.id, skip: paging.skip, take: paging.perPage, pageInfo };
+      const where = { endpointId: endpoint.id };
+      return pageSource(where, DELIVERY_ORDER, paging, () => countTotal(context.db, 'WebhookDelivery', where));
     },
   }),
 }));
