@@ -21,19 +21,6 @@ export const TICKER_EVENT_TYPES: readonly WebhookEventType[] = [
   'convergence_lead.changed',
 ];
 
-/**
- * Endpoint filters and the event attribute each one matches. A filter narrows only the events that carry its
- * attribute: `tickers` does not stop a `report.completed`, which has no ticker.
- */
-export const WEBHOOK_FILTERS = {
-  tickers: 'ticker',
-  signal_types: 'signal_type',
-  chambers: 'chamber',
-  members: 'member',
-} as const;
-
-export type WebhookFilters = Partial<Record<keyof typeof WEBHOOK_FILTERS, string[]>>;
-
 /** What a caller's event says: its kind, its `data` and the attributes filters match on. */
 export interface WebhookEventInput {
   type: WebhookEventType;

@@ -17,8 +17,6 @@ export interface WebhookWorkerOptions {
   timeoutMs?: number;
 }
 
-export type WebhookWorker = BackgroundWorker;
-
 /** Events are kept this long for replays, then removed with their deliveries once none is still pending. */
 const RETENTION = '30 days';
 const PRUNE_EVERY_MS = 3_600_000;
@@ -28,7 +26,7 @@ const PRUNE_EVERY_MS = 3_600_000;
  * process runs one (embedded, several gateways, subgraphs as services): the lease in claimDeliveries keeps one
  * attempt of a delivery in flight, and a process killed mid-attempt gives it back when its lease ends.
  */
-export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker {
+export function startWebhookWorker(options: WebhookWorkerOptions): BackgroundWorker {
   const pollMs = options.pollMs ?? 1000;
   const concurrency = options.concurrency ?? 8;
   const timeoutMs = options.timeoutMs ?? 10_000;

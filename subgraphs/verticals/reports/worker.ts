@@ -22,8 +22,6 @@ export interface ReportWorkerOptions {
 
 export const reportsDirectory = (dataDir: string) => join(dataDir, 'reports');
 
-export type ReportWorker = BackgroundWorker;
-
 const wait = (ms: number, wake: { resolve?: () => void }) =>
   new Promise<void>((resolve) => {
     const timer = setTimeout(resolve, ms);
@@ -34,7 +32,7 @@ const wait = (ms: number, wake: { resolve?: () => void }) =>
   });
 
 /** One loop per database: claim a job, export it, repeat; sleep when the queue is empty. */
-export function startReportWorker(options: ReportWorkerOptions): ReportWorker {
+export function startReportWorker(options: ReportWorkerOptions): BackgroundWorker {
   const pollMs = options.pollMs ?? 1000;
   const staleAfterMs = options.staleAfterMs ?? 30_000;
   const reportsDir = reportsDirectory(options.dataDir);
