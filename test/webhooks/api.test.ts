@@ -224,10 +224,11 @@ describe('congressional_trade.disclosed from a real import while the server runs
     expect(expected!.n).toBeGreaterThan(1);
     await eventually(async () => {
       const [failed] = await sqlOf('live').query<{ n: number }>(
-        `SELECT count(*)::int AS n FROM webhook_deliveries WHERE last_status_code = 503`,
+        `SELECT count(*)::int AS n FROM webhook_deliveries WHERE attempts >= 1 AND status = 'pending'`,
       );
+      // Each attempted and none delivered (a loaded machine may time an attempt out rather than read its 503).
       expect(failed!.n).toBeGreaterThanOrEqual(expected!.n);
-    });
+    }, 60_000);
     receiver.answer = 204;
     // The receiver is back. A delivery that failed twice during a slow import waits 5 minutes for its third
     // attempt: that wait (backoff.ts, tested on its own) is made to have passed. On every poll, because an
@@ -264,7 +265,7 @@ describe('congressional_trade.disclosed from a real import while the server runs
     expect(page.body.total).toBe(expected!.n);
     // The endpoint registered in GraphQL listens for House trades only: of the Senate file it got nothing.
     expect(receiver.of('graphql').map((event) => event.type)).toEqual(['ping']);
-  }, 60_000);
+  }, 150_000);
 
   it('replays what the endpoint receives since a moment, with the same event ids', async () => {
     const before = receiver.of('trades').map((event) => event.id);
