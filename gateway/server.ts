@@ -36,6 +36,7 @@ import type { GraphQLServerOptions } from './graphql-server.ts';
 import { marketsRoutes } from './rest/markets-routes.ts';
 import { webhookRoutes } from './rest/webhook-routes.ts';
 import { registerRestRoutes } from './rest/register.ts';
+import { registerOpenApiRoute } from './openapi/route.ts';
 import { forwardReportDownload, requireReportPlan } from './rest/report-download.ts';
 import { registerCompression } from './http/compression.ts';
 import { registerCors } from './http/cors.ts';
@@ -186,6 +187,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   registerRestRoutes(app, verticalsRoutes, restDependencies);
   registerRestRoutes(app, marketsRoutes, restDependencies);
   registerRestRoutes(app, webhookRoutes, restDependencies);
+  registerOpenApiRoute(app);
   // Verticals' report worker and download run where verticals runs: here in one process, else in its service.
   if (options.subgraphUrls && options.gatewaySecret) {
     const timeoutMs = options.subgraphTimeoutMs ?? env.SUBGRAPH_TIMEOUT_MS;

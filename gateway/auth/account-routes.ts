@@ -10,6 +10,7 @@ import { registerLoginRoute } from './login-route.ts';
 import { parseRequestInput } from './request-input.ts';
 import type { LoginOptions } from './login-route.ts';
 import type { SessionTokens } from './sessions.ts';
+import type { HandWrittenRoute } from '../openapi/hand-written-route.ts';
 
 const CreateKeyBody = z.strictObject({
   name: z.string().trim().min(1, 'must not be empty').max(100, 'is at most 100 characters').default('default'),
@@ -17,6 +18,17 @@ const CreateKeyBody = z.strictObject({
 });
 
 /** A key as listings show it: never the key itself, which only its creation response carries. */
+const KeyListing = z.strictObject({
+  id: z.uuid(),
+  name: z.string(),
+  mode: z.enum(['live', 'sandbox']),
+  prefix: z.string(),
+  created_at: z.iso.datetime(),
+  last_used_at: z.iso.datetime().nullable(),
+  revoked_at: z.iso.datetime().nullable(),
+  calls_used: z.int(),
+});
+
 function keyListing(row: {
   id: string;
   name: string;
@@ -26,11 +38,11 @@ function keyListing(row: {
   lastUsedAt: Date | null;
   revokedAt: Date | null;
   callsUsed: number;
-}) {
+}): z.input<typeof KeyListing> {
   return {
     id: row.id,
     name: row.name,
-    mode: row.mode,
+    mode: row.mode as 'live' | 'sandbox',
     prefix: row.prefix,
     created_at: row.createdAt.toISOString(),
     last_used_at: row.lastUsedAt?.toISOString() ?? null,
@@ -38,6 +50,34 @@ function keyListing(row: {
     calls_used: row.callsUsed,
   };
 }
+
+/** The key routes as the OpenAPI document states them: the same schemas the routes parse and answer with. */
+export const KEY_ROUTES: HandWrittenRoute[] = [
+  {
+    method: 'POST',
+    path: '/api/keys',
+    operationId: 'CreateApiKey',
+    summary: 'Create an API key; the key itself is in this answer only.',
+    body: CreateKeyBody,
+    statuses: [201],
+    response: KeyListing.extend({ key: z.string() }),
+  },
+  {
+    method: 'GET',
+    path: '/api/keys',
+    operationId: 'ApiKeys',
+    summary: "The account's keys, with their last use.",
+    response: z.strictObject({ keys: z.array(KeyListing) }),
+  },
+  {
+    method: 'DELETE',
+    path: '/api/keys/:id',
+    operationId: 'RevokeApiKey',
+    summary: 'Revoke a key: its next call is a 401.',
+    params: z.strictObject({ id: z.string() }),
+    response: KeyListing,
+  },
+];
 
 /**
  * POST /api/auth/login and the /api/keys routes (docs/design.md "Accounts, keys, plans"; docs/api.md "Authentication").

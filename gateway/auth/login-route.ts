@@ -10,11 +10,33 @@ import type { LoginThrottleOptions } from './login-throttle.ts';
 import { verifyPassword } from './passwords.ts';
 import { parseRequestInput } from './request-input.ts';
 import type { SessionTokens } from './sessions.ts';
+import { PLANS } from '../../subgraphs/platform/plans.ts';
+import type { Plan } from '../../subgraphs/platform/plans.ts';
+import type { HandWrittenRoute } from '../openapi/hand-written-route.ts';
 
 const LoginBody = z.strictObject({
   email: z.string().trim().toLowerCase().pipe(z.email('must be an e-mail address')),
   password: z.string().min(1, 'is required').max(1024, 'is too long'),
 });
+
+const LoginAnswer = z.strictObject({
+  token: z.string(),
+  token_type: z.literal('Bearer'),
+  expires_at: z.iso.datetime(),
+  account: z.strictObject({ id: z.uuid(), email: z.email(), plan: z.enum(PLANS) }),
+});
+
+/** The login route as the OpenAPI document states it. */
+export const LOGIN_ROUTE: HandWrittenRoute = {
+  method: 'POST',
+  path: '/api/auth/login',
+  operationId: 'Login',
+  summary: 'A session token for an e-mail address and password; present it as a bearer credential.',
+  public: true,
+  errors: [401],
+  body: LoginBody,
+  response: LoginAnswer,
+};
 
 export interface LoginOptions {
   throttle: Partial<LoginThrottleOptions>;
@@ -59,11 +81,11 @@ export function registerLoginRoute(
     if (!account || !valid) throw new UnauthorizedError('The e-mail address or password is incorrect.');
     await throttle.succeeded(email, request.ip);
     const { token, expiresAt } = await sessions.issue(account.id);
-    return {
+    return reply.send({
       token,
       token_type: 'Bearer',
       expires_at: expiresAt.toISOString(),
-      account: { id: account.id, email: account.email, plan: account.plan },
-    };
+      account: { id: account.id, email: account.email, plan: account.plan as Plan },
+    } satisfies z.input<typeof LoginAnswer>);
   });
 }

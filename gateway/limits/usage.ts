@@ -1,7 +1,8 @@
 import type { Viewer } from '../../subgraphs/platform/context.ts';
 import type { Database } from '../../subgraphs/platform/database.ts';
 import { ForbiddenError } from '../../subgraphs/platform/errors.ts';
-import { DAILY_ALLOWANCE, OVERAGE_PRICE_PER_CALL } from '../../subgraphs/platform/plans.ts';
+import { z } from 'zod';
+import { DAILY_ALLOWANCE, OVERAGE_PRICE_PER_CALL, PLANS } from '../../subgraphs/platform/plans.ts';
 
 /** The caller's usage in the current period: the sandbox key's whole trial, or the account's live UTC day. */
 export interface Usage {
@@ -126,7 +127,19 @@ export function usageHeaders(usage: Usage): Record<string, string> {
 }
 
 /** The documented snake_case body of GET /api/v1/usage. */
-export function usageBody(usage: Usage, viewer: Viewer) {
+export const UsageBody = z.strictObject({
+  mode: z.enum(['live', 'sandbox']),
+  plan: z.enum(PLANS),
+  period: z.strictObject({ start: z.iso.datetime().nullable(), end: z.iso.datetime().nullable() }),
+  calls: z.int(),
+  allowance: z.int(),
+  remaining: z.int(),
+  overage_calls: z.int(),
+  overage_cost: z.number(),
+  overage_price_per_call: z.number(),
+});
+
+export function usageBody(usage: Usage, viewer: Viewer): z.input<typeof UsageBody> {
   return {
     mode: usage.mode,
     plan: viewer.plan,

@@ -36,10 +36,13 @@ const WATCHLIST_FIELDS = `ticker company_name: companyName added_at: addedAt quo
 
 const PAGING = { page: 'page', limit: 'limit' };
 
-const watchlistEntryBody = bodyVariables({
-  ticker: { variable: 'ticker', type: 'string' },
-  company_name: { variable: 'companyName', type: 'string' },
-});
+const watchlistEntryBody = bodyVariables(
+  {
+    ticker: { variable: 'ticker', type: 'string' },
+    company_name: { variable: 'companyName', type: 'string' },
+  },
+  { into: 'input' },
+);
 
 /** `{signals, total, page, pages}`: the superset of both documented forms (docs/design.md), and `total_is_estimate`. */
 function signalList(page: OffsetPage<unknown>) {
@@ -245,8 +248,8 @@ export const marketsRoutes: RestRoute[] = [
       addWatchlistEntry(input: $input) { created entry { ${WATCHLIST_FIELDS} } }
     }`,
     // JSON types checked here, so a wrong one is a 400 naming the field as sent; the rules stay in the resolver.
-    body: (body) => ({ input: watchlistEntryBody(body) }),
-    status: (data) => ((data.addWatchlistEntry as { created: boolean }).created ? 201 : 200),
+    body: watchlistEntryBody,
+    createdWhen: (data) => (data.addWatchlistEntry as { created: boolean }).created,
     respond: (data) => {
       const { created, entry } = data.addWatchlistEntry as { created: boolean; entry: Record<string, unknown> };
       return { ...entry, created };

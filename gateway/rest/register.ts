@@ -68,7 +68,7 @@ export function registerRestRoutes(app: FastifyInstance, routes: readonly RestRo
         if (errors?.length) return sendError(reply, errors[0] as GraphQLFormattedError, parameterOf);
         const result = data as Record<string, unknown>;
         if (variant) fillOmitted(result, variant.omitted);
-        const status = typeof route.status === 'function' ? route.status(result) : (route.status ?? 200);
+        const status = route.createdWhen?.(result) ? 201 : (route.status ?? 200);
         if (route.contentType) reply.type(route.contentType);
         return reply.status(status).send(route.respond(result));
       },

@@ -3,12 +3,25 @@ import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { STATUS_BY_CODE, isErrorCode } from '../../subgraphs/platform/errors.ts';
 import { logger } from '../../subgraphs/platform/logger.ts';
-import { REPORT_DOWNLOAD_ROUTE } from '../../subgraphs/index.ts';
+import { REPORT_CONTENT_TYPES, REPORT_DOWNLOAD_ROUTE } from '../../subgraphs/index.ts';
+import type { HandWrittenRoute } from '../openapi/hand-written-route.ts';
+import { z } from 'zod';
 import { assertPlanReaches } from '../auth/plan-access.ts';
 import { subgraphRequestHeaders, subgraphUnreachable } from '../subgraph-requests.ts';
 
 /** The file's own headers; the gateway adds its usual ones (request id, rate limits, CORS) as on any route. */
 const FILE_HEADERS = ['content-type', 'content-length', 'content-disposition'] as const;
+
+/** The download as the OpenAPI document states it: the finished report's file. */
+export const REPORT_DOWNLOAD: HandWrittenRoute = {
+  method: 'GET',
+  path: REPORT_DOWNLOAD_ROUTE,
+  operationId: 'ReportDownload',
+  summary: "A finished report's file, in the format it was generated in; 409 while it is not finished.",
+  params: z.strictObject({ id: z.string() }),
+  errors: [409],
+  response: { files: Object.values(REPORT_CONTENT_TYPES).map((type) => type.split(';')[0]!) },
+};
 
 /** The file is `report(id)`'s: the plan table's rule for that field decides, before any lookup. */
 export async function requireReportPlan(request: FastifyRequest): Promise<void> {

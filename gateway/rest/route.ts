@@ -1,3 +1,5 @@
+import type { BodyReader } from './body-variables.ts';
+
 /**
  * A REST shim route: an HTTP method and path, the GraphQL operation it runs, how the request feeds the
  * operation's variables, and how the operation's data becomes the documented response body.
@@ -15,9 +17,11 @@ export interface RestRoute {
   /** Path parameter → variable name. */
   params?: Record<string, string>;
   /** The JSON body → variables (for POST and PATCH), renaming documented snake_case fields. */
-  body?: (body: Record<string, unknown>) => Record<string, unknown>;
+  body?: BodyReader;
   /** The success status (200 unless said). */
-  status?: number | ((data: Record<string, unknown>) => number);
+  status?: number;
+  /** Answers 201 instead of `status` when this holds of the data (a POST that created rather than found). */
+  createdWhen?: (data: Record<string, unknown>) => boolean;
   respond: (data: Record<string, unknown>) => unknown;
   /** Content type of the response, when it is not JSON (the HTML briefing). */
   contentType?: string;

@@ -108,7 +108,7 @@ const leadRoutes: RestRoute[] = [
       tags: { variable: 'tags', type: 'string[]' },
     }),
     // 201 for a new lead, 200 with the existing one when the record was already saved.
-    status: (data) => ((data.saveLead as { created: boolean }).created ? 201 : 200),
+    createdWhen: (data) => (data.saveLead as { created: boolean }).created,
     respond: (data) => ({ success: true, data: (data.saveLead as { lead: unknown }).lead }),
   },
   {

@@ -12,27 +12,25 @@ const DELIVERY_FIELDS = `id event_id: eventId event_type: eventType status attem
   latency_ms: latencyMs error next_attempt_at: nextAttemptAt last_attempt_at: lastAttemptAt
   delivered_at: deliveredAt created_at: createdAt`;
 
-const filterLists = bodyVariables({
-  tickers: { variable: 'tickers', type: 'string[]' },
-  signal_types: { variable: 'signalTypes', type: 'string[]' },
-  chambers: { variable: 'chambers', type: 'string[]' },
-  members: { variable: 'members', type: 'string[]' },
-});
-
-const endpointFields = bodyVariables({
-  url: { variable: 'url', type: 'string' },
-  events: { variable: 'events', type: 'string[]' },
-  filters: { variable: 'filters', type: 'object' },
-  description: { variable: 'description', type: 'string' },
-  enabled: { variable: 'enabled', type: 'boolean' },
-});
-
 /** The body's JSON types checked (the filters' too), renamed to the input's fields; the rules stay in the resolver. */
-function endpointInput(body: Record<string, unknown>) {
-  const input = endpointFields(body);
-  if (input.filters) input.filters = filterLists(input.filters as Record<string, unknown>);
-  return { input };
-}
+const endpointInput = bodyVariables(
+  {
+    url: { variable: 'url', type: 'string' },
+    events: { variable: 'events', type: 'string[]' },
+    filters: {
+      variable: 'filters',
+      type: {
+        tickers: { variable: 'tickers', type: 'string[]' },
+        signal_types: { variable: 'signalTypes', type: 'string[]' },
+        chambers: { variable: 'chambers', type: 'string[]' },
+        members: { variable: 'members', type: 'string[]' },
+      },
+    },
+    description: { variable: 'description', type: 'string' },
+    enabled: { variable: 'enabled', type: 'boolean' },
+  },
+  { into: 'input' },
+);
 
 const queued = (field: string) => (data: Record<string, unknown>) => ({
   delivery: (data[field] as { delivery: unknown }).delivery,

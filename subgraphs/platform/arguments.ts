@@ -21,6 +21,9 @@ export interface ArgumentSpec<Schema extends z.ZodType = z.ZodType> extends Argu
   schema: Schema;
 }
 
+/** The extension of a GraphQL argument or input field that holds its zod rule (gateway/openapi reads it). */
+export const ARGUMENT_RULE = 'rule';
+
 export type ArgumentSpecs = Record<string, ArgumentSpec>;
 
 /** Whether a validated argument always has a value: required, defaulted, or a rule with its own zod default. */
@@ -49,6 +52,7 @@ type FieldFactory = (options: {
   required: boolean;
   description?: string;
   defaultValue?: unknown;
+  extensions?: Record<string, unknown>;
 }) => unknown;
 
 /** Pothos's input field factory: `t.arg` in a field is one; `t` in `builder.args` or an input type has one as `field`. */
@@ -106,6 +110,8 @@ export function defineArguments<Specs extends ArgumentSpecs>(
             required: spec.required === true,
             description: spec.description,
             defaultValue: spec.defaultValue,
+            // The rule travels with the argument, so the OpenAPI document states its ranges and patterns.
+            extensions: { [ARGUMENT_RULE]: spec.schema },
           }),
         ]),
       ) as Record<never, never>;

@@ -9,7 +9,10 @@ import { reportsDirectory } from './worker.ts';
 
 export const REPORT_DOWNLOAD_ROUTE = '/api/v1/reports/:id/download';
 
-const CONTENT_TYPES = { csv: 'text/csv; charset=utf-8', json: 'application/json; charset=utf-8' } as const;
+export const REPORT_CONTENT_TYPES = {
+  csv: 'text/csv; charset=utf-8',
+  json: 'application/json; charset=utf-8',
+} as const;
 
 export interface ReportDownloadOptions {
   contextFor: (request: FastifyRequest) => RequestContext;
@@ -47,7 +50,7 @@ export function registerReportDownload(app: FastifyInstance, options: ReportDown
       if (size === undefined) throw new NotFoundError('The report file');
       const format = job.format === 'json' ? 'json' : 'csv';
       return reply
-        .type(CONTENT_TYPES[format])
+        .type(REPORT_CONTENT_TYPES[format])
         .header('content-length', size)
         .header('content-disposition', `attachment; filename="${reportIds.format(job.id)}.${format}"`)
         .send(createReadStream(path));
