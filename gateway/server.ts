@@ -20,6 +20,7 @@ import type { TrustProxy } from './client-address.ts';
 import { frameworkErrorOptions, requestReadingRefusal } from './framework-errors.ts';
 import { registerReadiness } from './readiness.ts';
 import { registerRequestDeadline } from './request-deadline.ts';
+import { registerApiReference } from './api-reference/route.ts';
 import { graphiqlPage, registerGraphiQLAssets, wantsGraphiQL } from './graphiql/route.ts';
 import { createGraphQLServer } from './graphql-server.ts';
 import { registerRequestTextCheck } from './input/request-text-check.ts';
@@ -171,6 +172,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     },
     handler: apolloHandler,
   });
+  registerApiReference(app);
   registerGraphiQLAssets(app);
 
   // With the subgraphs in this process, REST queries that verticals answers whole skip the gateway (rest/direct.ts).
