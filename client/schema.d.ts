@@ -4,15 +4,286 @@
  */
 
 export interface paths {
-    "/api/stats/public": {
+    "/api/v1/search": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /** Public statistics */
-        get: operations["getPublicStats"];
+        get: operations["Search"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/b2b/companies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["Companies"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/b2b/companies/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["Company"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/b2b/contacts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["Contacts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/b2b/contacts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["Contact"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/realestate/properties": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["Properties"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/realestate/properties/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["Property"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/realestate/owners": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["Owners"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/realestate/owners/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["Owner"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/legal/attorneys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["Attorneys"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/legal/attorneys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["Attorney"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/legal/firms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["Firms"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/legal/firms/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["Firm"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/leads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["Leads"];
+        put?: never;
+        post: operations["SaveLead"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/leads/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["Lead"];
+        put?: never;
+        post?: never;
+        delete: operations["DeleteLead"];
+        options?: never;
+        head?: never;
+        patch: operations["UpdateLead"];
+        trace?: never;
+    };
+    "/api/v1/reports/generate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["GenerateReport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/reports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["Reports"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/reports/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["Report"];
         put?: never;
         post?: never;
         delete?: never;
@@ -28,8 +299,151 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Signals, newest first */
-        get: operations["listSignals"];
+        get: operations["Signals"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/signals/ticker/{ticker}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["TickerSignals"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/signals/macro/yield-curve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["YieldCurve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/signals/macro/indicators": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["MacroIndicators"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/congressional-trades": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["CongressionalTrades"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/insider-trades": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["InsiderTrades"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/congressional-trades/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["CongressionalTradesSummary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["TickerSearch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/search/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["MemberSearch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/leads/convergence": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["Convergence"];
         put?: never;
         post?: never;
         delete?: never;
@@ -45,8 +459,285 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The account’s watchlist */
-        get: operations["getWatchlist"];
+        get: operations["Watchlist"];
+        put?: never;
+        post: operations["AddWatchlistEntry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/watchlist/{ticker}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["RemoveWatchlistEntry"];
+        put?: never;
+        post?: never;
+        delete: operations["RemoveWatchlistEntryDelete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/enrich/{ticker}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["Enrich"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/briefings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["Briefings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/briefings/{date}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["Briefing"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/stats/public": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["PublicStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["WebhookEndpoints"];
+        put?: never;
+        post: operations["CreateWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["WebhookEndpoint"];
+        put?: never;
+        post?: never;
+        delete: operations["DeleteWebhookEndpoint"];
+        options?: never;
+        head?: never;
+        patch: operations["UpdateWebhookEndpoint"];
+        trace?: never;
+    };
+    "/api/webhooks/{id}/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["RotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["TestWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["WebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/{id}/deliveries/{delivery}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["RetryWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/{id}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["ReplayWebhookEvents"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A session token for an e-mail address and password; present it as a bearer credential. */
+        post: operations["Login"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account's keys, with their last use. */
+        get: operations["ApiKeys"];
+        put?: never;
+        /** Create an API key; the key itself is in this answer only. */
+        post: operations["CreateApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/keys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke a key: its next call is a 401. */
+        delete: operations["RevokeApiKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's calls in the current period: the sandbox key's trial, or the account's live UTC day. */
+        get: operations["Usage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/reports/{id}/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A finished report's file, in the format it was generated in; 409 while it is not finished. */
+        get: operations["ReportDownload"];
         put?: never;
         post?: never;
         delete?: never;
@@ -59,51 +750,2643 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** @enum {string} */
-        SignalType: "sec_filing" | "insider_buy" | "insider_sell" | "earnings_preview" | "macro";
-        Signal: {
-            /** Format: uuid */
-            id: string;
-            ticker: string;
-            company_name: string;
-            signal_type: components["schemas"]["SignalType"];
-            filing_type?: string;
-            ai_summary: string;
-            materiality_score?: number;
-            /** @enum {string} */
-            sentiment: "BULLISH" | "BEARISH" | "NEUTRAL";
-            urgent?: boolean;
-            source_url?: string;
-            /** Format: date-time */
-            created_at: string;
-        };
+        /** @description Every error answers with this body. */
         Error: {
-            error: string;
+            /** @enum {string} */
+            error: "invalid_parameter" | "unauthorized" | "plan_required" | "trial_limit_reached" | "live_credential_required" | "not_found" | "method_not_allowed" | "conflict" | "rate_limited" | "internal_error" | "database_unavailable" | "service_unavailable";
             message: string;
             details?: {
                 [key: string]: string;
             };
+            /** @description Where to upgrade (on a 403). */
+            redirect?: string;
+        };
+        SearchHit: {
+            /** @enum {string} */
+            vertical: "b2b" | "realestate" | "legal";
+            /** @description company, contact, property, owner, attorney, firm. */
+            type: string;
+            id: string;
+            title: string;
+            subtitle: string;
+            /** @description Relevance, higher first. */
+            score: number;
+        };
+        Company: {
+            id: string;
+            company: string;
+            /** @description Display name of the industry. */
+            industry: string | null;
+            /** @description Formatted, e.g. $12.5M. */
+            revenue: string | null;
+            employees: number | null;
+            state: string | null;
+            decision_maker: string | null;
+            title: string | null;
+            email: string | null;
+            ai_score: number;
+        };
+        Contact: {
+            id: string;
+            company_id: string;
+            name: string;
+            title: string;
+            /** @enum {string} */
+            seniority: "c_level" | "vp" | "director" | "manager" | "staff";
+            department: string;
+            email: string;
+            email_verified: boolean;
+            phone: string;
+            linkedin_url: string;
+        };
+        Property: {
+            id: string;
+            address: string;
+            city: string;
+            state: string;
+            zip: string;
+            county: string;
+            /** @enum {string} */
+            property_type: "single_family" | "condo" | "townhouse" | "multi_family" | "land" | "commercial";
+            bedrooms: number | null;
+            bathrooms: number | null;
+            sqft: number | null;
+            year_built: number | null;
+            estimated_value: number;
+            mortgage_balance: number;
+            /** @description Equity as a percent of the estimated value. */
+            equity_pct: number;
+            /** Format: date */
+            last_sale_date: string | null;
+            last_sale_price: number | null;
+            owner_id: string;
+            owner_name: string;
+            absentee_owner: boolean;
+        };
+        Owner: {
+            id: string;
+            name: string;
+            /** @enum {string} */
+            owner_type: "individual" | "llc" | "trust" | "corporation";
+            mailing_address: string;
+            mailing_city: string;
+            mailing_state: string;
+            mailing_zip: string;
+            phone: string;
+            email: string;
+            properties_count: number;
+            portfolio_value: number;
+            /** @description Owns at least one property outside the mailing state. */
+            absentee: boolean;
+        };
+        Attorney: {
+            id: string;
+            name: string;
+            firm_id: string | null;
+            firm_name: string | null;
+            practice_areas: string[];
+            state: string;
+            city: string;
+            bar_number: string;
+            /** @enum {string} */
+            bar_status: "active" | "inactive" | "suspended";
+            bar_verified: boolean;
+            /** Format: date-time */
+            verified_at: string | null;
+            admitted_year: number;
+            email: string;
+            phone: string;
+        };
+        Attorney2: {
+            id: string;
+            name: string;
+        };
+        Firm: {
+            id: string;
+            name: string;
+            hq_city: string;
+            hq_state: string;
+            /** @description Attorneys at the firm. */
+            size: number;
+            practice_areas: string[];
+            /** @description The firm’s partners. */
+            partners: components["schemas"]["Attorney2"][];
+            website: string;
+            founded_year: number;
+        };
+        Lead: {
+            id: string;
+            record_id: string;
+            record_type: string;
+            /** @enum {string} */
+            vertical: "b2b" | "realestate" | "legal";
+            /** @enum {string} */
+            status: "new" | "contacted" | "qualified" | "converted" | "disqualified";
+            notes: string | null;
+            tags: string[];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        ReportJob: {
+            id: string;
+            /** @enum {string} */
+            status: "queued" | "processing" | "completed" | "failed";
+            /** @enum {string} */
+            vertical: "b2b" | "realestate" | "legal";
+            /** @enum {string} */
+            record_type: "companies" | "contacts" | "properties" | "owners" | "attorneys" | "firms";
+            /** @enum {string} */
+            format: "csv" | "json";
+            fields: string[];
+            /** @description The filters as given (REST parameter names). */
+            filters: unknown;
+            /** @description Percent of the rows written. */
+            progress: number;
+            row_count: number;
+            error: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            started_at: string | null;
+            /** Format: date-time */
+            completed_at: string | null;
+            /** @description Where the finished file streams from (null until completed). */
+            download_url: string | null;
+        };
+        Signal: {
+            id: string;
+            ticker: string;
+            company_name: string;
+            /** @enum {string} */
+            signal_type: "sec_filing" | "insider_buy" | "insider_sell" | "earnings_preview" | "macro";
+            filing_type: string;
+            ai_summary: string;
+            /** @description 0-100. */
+            materiality_score: number;
+            /** @enum {string} */
+            sentiment: "BULLISH" | "BEARISH" | "NEUTRAL";
+            urgent: boolean;
+            source_url: string;
+            /** Format: date-time */
+            created_at: string;
+        };
+        YieldCurvePoint: {
+            tenor_months: number;
+            /** @description Percent. */
+            rate_pct: number;
+        };
+        YieldCurve: {
+            /** Format: date */
+            date: string;
+            y3m: number | null;
+            y2: number | null;
+            y5: number | null;
+            y10: number | null;
+            y30: number | null;
+            /** @description y10 - y2 in percentage points. */
+            spread_2_10: number | null;
+            /** @description The 2-year yields more than the 10-year. */
+            inverted: boolean;
+            points: components["schemas"]["YieldCurvePoint"][];
+        };
+        MacroIndicator: {
+            series_id: string;
+            name: string;
+            unit: string | null;
+            value: number;
+            /** Format: date */
+            date: string;
+            previous_value: number | null;
+            /** Format: date */
+            previous_date: string | null;
+            /** @description value - previousValue. */
+            change: number | null;
+        };
+        CongressionalTrade: {
+            id: string;
+            /** @description <first> <last> */
+            member_name: string;
+            bioguide_id: string | null;
+            /** @enum {string|null} */
+            party: "D" | "R" | "I" | null;
+            /** @enum {string} */
+            chamber: "house" | "senate";
+            ticker: string | null;
+            asset_description: string;
+            asset_type: string;
+            /** @description An option trade’s contract as disclosed (call/put, strike, expiry); null for other assets. */
+            option_detail: string | null;
+            /** @enum {string} */
+            trade_type: "purchase" | "sale" | "sale_partial" | "exchange";
+            /** @description self, spouse, joint or dependent. */
+            owner: string;
+            /** @description The disclosure bucket as filed, e.g. $1,001 - $15,000. */
+            amount_range: string;
+            amount_low: number | null;
+            /** @description Null for an open-ended bucket (Over $50,000,000). */
+            amount_high: number | null;
+            /** Format: date */
+            trade_date: string;
+            /** Format: date */
+            disclosure_date: string | null;
+            disclosure_lag_days: number | null;
+            /** @description Disclosed more than 45 days after the trade (the STOCK Act deadline). */
+            late: boolean;
+            source: string;
+            filing_url: string | null;
+            /** @description The member sits on a committee whose jurisdiction covers the company’s sector or industry (see overlappingCommittees). */
+            committee_overlap: boolean;
+            /** @description The member’s current committees whose jurisdiction covers the company’s profile sector or industry; empty when the company has no profile or sector. */
+            overlapping_committees: string[];
+        };
+        InsiderTrade: {
+            id: string;
+            ticker: string;
+            /** @description The company’s SEC CIK, ten digits. */
+            issuer_cik: string;
+            /** @description As filed: Last First Middle. */
+            insider_name: string;
+            insider_cik: string;
+            /** @description Officer title, else Director or 10% Owner. */
+            insider_title: string | null;
+            security_title: string;
+            /** @description A Table II row (option, warrant, convertible): its terms are in the option fields. */
+            derivative: boolean;
+            /** Format: date */
+            transaction_date: string;
+            /** @description Form 4 code: P purchase, S sale, A award, M option exercise, F tax withholding, G gift, … */
+            transaction_code: string;
+            shares: number;
+            price_per_share: number | null;
+            /** @description A (acquired) or D (disposed). */
+            acquired_disposed: string;
+            shares_owned_after: number | null;
+            /** @description False: held indirectly (trust, family). */
+            direct_ownership: boolean;
+            /** @description Made under a Rule 10b5-1 trading plan. */
+            rule_10b5_1: boolean;
+            accession_number: string;
+            filing_url: string | null;
+            conversion_or_exercise_price: number | null;
+            /**
+             * Format: date
+             * @description Null when the filing states it only in a footnote.
+             */
+            exercise_date: string | null;
+            /** Format: date */
+            expiration_date: string | null;
+            underlying_security_title: string | null;
+            underlying_shares: number | null;
+        };
+        MemberTradeActivity: {
+            bioguide_id: string | null;
+            member_name: string;
+            /** @enum {string|null} */
+            party: "D" | "R" | "I" | null;
+            /** @enum {string} */
+            chamber: "house" | "senate";
+            trades: number;
+            purchases: number;
+            /** @description Sales and partial sales. */
+            sales: number;
+        };
+        TickerTradeActivity: {
+            ticker: string;
+            trades: number;
+            purchases: number;
+            /** @description Sales and partial sales. */
+            sales: number;
+            /** @description Distinct members who traded it. */
+            members: number;
+        };
+        CongressionalTradeSummary: {
+            days: number;
+            /**
+             * Format: date
+             * @description First trade date counted.
+             */
+            from: string;
+            total_trades: number;
+            top_members: components["schemas"]["MemberTradeActivity"][];
+            top_tickers: components["schemas"]["TickerTradeActivity"][];
+        };
+        CompanyProfile: {
+            companyName: string;
+            sector: string;
+            industry: string;
+            /** @description US dollars. */
+            marketCap: (number | null) | null;
+            ceo: (string | null) | null;
+            description: string | null;
+            website: (string | null) | null;
+            employees: (number | null) | null;
+            headquarters: (string | null) | null;
+            /** @description The founding year as the source writes it ("1902", "2013 (1888)"). */
+            founded: (string | null) | null;
+            cik: (string | null) | null;
+            /**
+             * Format: date-time
+             * @description When the cached profile was last refreshed.
+             */
+            updatedAt: string | null;
+        };
+        Quote: {
+            /** @description The latest daily close. */
+            price: number;
+            /** @description US dollars from the previous close to `price`; null with one price. */
+            change: number | null;
+            /** @description Percent change from the previous close; null with one price. */
+            changePct: number | null;
+            /**
+             * Format: date
+             * @description The trading day the quote is as of: the date of `price` (REST `as_of`).
+             */
+            as_of: string;
+            /**
+             * Format: date
+             * @description The date of `price`.
+             */
+            date: string;
+            previousClose: number | null;
+            /** Format: date */
+            previousDate: string | null;
+        };
+        TickerSummary: {
+            signals_total: number;
+            signals_bullish: number;
+            signals_bearish: number;
+            signals_neutral: number;
+            congress_trades: number;
+            congress_buys: number;
+            /** @description Sales and partial sales. */
+            congress_sells: number;
+        };
+        ConvergenceWindow: {
+            /**
+             * Format: date
+             * @description `to` minus `days`, inclusive.
+             */
+            from: string;
+            /**
+             * Format: date
+             * @description Inclusive.
+             */
+            to: string;
+            days: number;
+            /** @description `as_of` when given; else `newest_trade`: the newest trade date in force (today without trades). */
+            basis: string;
+            /**
+             * Format: date-time
+             * @description First instant of a counted signal: `from`, or the start of the caller’s signal history if later.
+             */
+            signals_from: string;
+            /**
+             * Format: date-time
+             * @description End of the counted signals (exclusive): midnight after `to` with `asOf`; null by default, through the newest signal.
+             */
+            signals_until: string | null;
+        };
+        ConvergenceScoreBreakdown: {
+            /** @description 2 × log2(distinct buying members): 0 for one member. */
+            members: number;
+            /** @description log2(1 + purchased dollars / 15,000). */
+            purchases: number;
+            /** @description 2 × tone × log2(1 + signals), tone = (bullish − bearish + ¼ neutral) / signals; negative when bearish. */
+            signals: number;
+        };
+        CongressionalTrade2: {
+            id: string;
+            /** @description <first> <last> */
+            member_name: string;
+            bioguide_id: string | null;
+            /** @enum {string|null} */
+            party: "D" | "R" | "I" | null;
+            /** @enum {string} */
+            chamber: "house" | "senate";
+            /** Format: date */
+            trade_date: string;
+            /** Format: date */
+            disclosure_date: string | null;
+            /** @description The disclosure bucket as filed, e.g. $1,001 - $15,000. */
+            amount_range: string;
+            amount_low: number | null;
+            /** @description Null for an open-ended bucket (Over $50,000,000). */
+            amount_high: number | null;
+        };
+        Signal2: {
+            id: string;
+            /** @enum {string} */
+            signal_type: "sec_filing" | "insider_buy" | "insider_sell" | "earnings_preview" | "macro";
+            /** @enum {string} */
+            sentiment: "BULLISH" | "BEARISH" | "NEUTRAL";
+            /** @description 0-100. */
+            materiality_score: number;
+            /** Format: date-time */
+            created_at: string;
+            ai_summary: string;
+        };
+        ConvergenceLead: {
+            ticker: string;
+            company_name: string;
+            congress_buys: number;
+            total_signals: number;
+            bullish_signals: number;
+            bearish_signals: number;
+            /** @description The purchases’ disclosed buckets, midpoints summed, in dollars (an open bucket counts its floor). */
+            purchase_amount: number;
+            /** @description Names of the buying members, sorted. */
+            congress_members: string[];
+            /** @description 0-100, one decimal: a logistic curve of the breakdown’s points. */
+            score: number;
+            score_breakdown: components["schemas"]["ConvergenceScoreBreakdown"];
+            /** Format: date */
+            first_purchase_date: string;
+            /** Format: date */
+            last_purchase_date: string;
+            /** Format: date-time */
+            last_signal_at: string;
+            /** @description The evidence: the 10 newest purchases (congressBuys counts them all). */
+            purchases: components["schemas"]["CongressionalTrade2"][];
+            /** @description The evidence: the 10 newest signals (totalSignals counts them all). */
+            signals: components["schemas"]["Signal2"][];
+        };
+        WatchlistEntry: {
+            ticker: string;
+            company_name: string;
+            /** Format: date-time */
+            added_at: string;
+            quote: components["schemas"]["Quote"] | null;
+            latest_signal: components["schemas"]["Signal"] | null;
+            latest_congressional_trade: components["schemas"]["CongressionalTrade"] | null;
+        };
+        RemoveWatchlistEntryPayload: {
+            ticker: string;
+            removed: boolean;
+        };
+        CompanyProfile2: {
+            ticker: string;
+            company_name: string;
+            sector: string;
+            industry: string;
+            /** @description US dollars. */
+            market_cap: number | null;
+            ceo: string | null;
+            description: string;
+            website: string | null;
+            employees: number | null;
+            headquarters: string | null;
+            /** @description The founding year as the source writes it ("1902", "2013 (1888)"). */
+            founded: string | null;
+            cik: string | null;
+            /**
+             * Format: date-time
+             * @description When the cached profile was last refreshed.
+             */
+            updated_at: string;
+        };
+        BriefingSummary: {
+            /** Format: date */
+            date: string;
+            headline: string;
+            signals_count: number;
+            /** @description Congressional trades disclosed that day. */
+            trades_count: number;
+            /** @description Path of the HTML briefing. */
+            url: string;
+        };
+        PublicStats: {
+            /** @description Trades in force (amendments replace originals). */
+            congressional_trades: number;
+            /** @description Signals created in the last 7 days. */
+            signals_7d: number;
+            members_tracked: number;
+            /** @description Distinct tickers with a signal or a congressional trade. */
+            tickers_tracked: number;
+            /**
+             * Format: date-time
+             * @description The newest signal or disclosure; null for an empty database.
+             */
+            last_updated: string | null;
+        };
+        WebhookFilters: {
+            tickers: string[];
+            signal_types: string[];
+            chambers: string[];
+            members: string[];
+        };
+        WebhookEndpoint: {
+            id: string;
+            url: string;
+            description: string;
+            events: string[];
+            enabled: boolean;
+            /** @description Why the service disabled the endpoint (three days of failed deliveries). */
+            disabled_reason: string | null;
+            /**
+             * Format: date-time
+             * @description The first failed delivery since the last success.
+             */
+            failing_since: string | null;
+            /**
+             * Format: date-time
+             * @description Until then the secret before the last rotation signs too.
+             */
+            previous_secret_expires_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            filters: components["schemas"]["WebhookFilters"];
+        };
+        DeletedWebhookEndpoint: {
+            id: string;
+            deleted: boolean;
+        };
+        WebhookDelivery: {
+            id: string;
+            /** @description The webhook-id header: the same on every attempt. */
+            event_id: string;
+            event_type: string;
+            /** @description pending, delivered or failed (retries spent). */
+            status: string;
+            attempts: number;
+            response_code: number | null;
+            latency_ms: number | null;
+            error: string | null;
+            /** Format: date-time */
+            next_attempt_at: string | null;
+            /** Format: date-time */
+            last_attempt_at: string | null;
+            /** Format: date-time */
+            delivered_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        ReplayedWebhookEvents: {
+            /** @description Deliveries queued (at most 10000 a call). */
+            queued: number;
+            /** Format: date-time */
+            since: string;
+        };
+        Ticker: {
+            ticker: string;
+            /** @description False for a ticker with no profile, price, signal, trade or company. */
+            found: boolean;
+            profile: components["schemas"]["CompanyProfile"] | null;
+            quote: components["schemas"]["Quote"] | null;
+            summary: components["schemas"]["TickerSummary"];
+            /** @description The latest signals, newest first. */
+            signals: components["schemas"]["Signal"][];
+            /** @description The latest congressional trades, newest trade first. */
+            congressional_trades: components["schemas"]["CongressionalTrade"][];
         };
     };
     responses: {
-        /** @description An error. */
-        Error: {
+        /** @description A parameter or body field is missing, of the wrong type or out of range; `details` names each one. */
+        Error400: {
             headers: {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["Error"] & {
+                    /** @enum {unknown} */
+                    error?: "invalid_parameter";
+                };
+            };
+        };
+        /** @description No credential, or one that is malformed, unknown, revoked or expired. */
+        Error401: {
+            headers: {
+                "www-authenticate"?: "Bearer realm=\"api\"";
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    /** @enum {unknown} */
+                    error?: "unauthorized";
+                };
+            };
+        };
+        /** @description The plan does not include this, the sandbox key's credits are spent, or a live credential is needed. */
+        Error403: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    /** @enum {unknown} */
+                    error?: "plan_required" | "trial_limit_reached" | "live_credential_required";
+                };
+            };
+        };
+        /** @description Nothing with this id (or not visible to this account). */
+        Error404: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    /** @enum {unknown} */
+                    error?: "not_found";
+                };
+            };
+        };
+        /** @description The path exists with another method. */
+        Error405: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    /** @enum {unknown} */
+                    error?: "method_not_allowed";
+                };
+            };
+        };
+        /** @description The change conflicts with the current state; read it again and retry. */
+        Error409: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    /** @enum {unknown} */
+                    error?: "conflict";
+                };
+            };
+        };
+        /** @description Too many requests; `Retry-After` says when to retry. */
+        Error429: {
+            headers: {
+                "retry-after": components["headers"]["retry-after"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    /** @enum {unknown} */
+                    error?: "rate_limited";
+                };
+            };
+        };
+        /** @description The service failed; the request id (`x-request-id`) finds it in the logs. */
+        Error500: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    /** @enum {unknown} */
+                    error?: "internal_error";
+                };
+            };
+        };
+        /** @description A dependency (the database, the counter store, a subgraph) is unavailable; retry later. */
+        Error503: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    /** @enum {unknown} */
+                    error?: "database_unavailable" | "service_unavailable";
+                };
             };
         };
     };
     parameters: never;
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description The rate limit of this credential (absent when the counter store is unavailable). */
+        "x-ratelimit-limit": number;
+        /** @description The rate limit of this credential (absent when the counter store is unavailable). */
+        "x-ratelimit-remaining": number;
+        /** @description The rate limit of this credential (absent when the counter store is unavailable). */
+        "x-ratelimit-reset": number;
+        /** @description Seconds until a refused request may be retried. */
+        "retry-after": number;
+        /** @description Metered usage in the current period (absent when the counter store is unavailable). */
+        "x-usage-calls": number;
+        /** @description Metered usage in the current period (absent when the counter store is unavailable). */
+        "x-usage-allowance": number;
+        /** @description Metered usage in the current period (absent when the counter store is unavailable). */
+        "x-usage-remaining": number;
+        /** @description Metered usage in the current period (absent when the counter store is unavailable). */
+        "x-usage-overage": number;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
 export interface operations {
-    getPublicStats: {
+    Search: {
+        parameters: {
+            query?: {
+                q?: string;
+                verticals?: string;
+                page?: number;
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["x-ratelimit-limit"];
+                    "x-ratelimit-remaining": components["headers"]["x-ratelimit-remaining"];
+                    "x-ratelimit-reset": components["headers"]["x-ratelimit-reset"];
+                    "x-usage-calls": components["headers"]["x-usage-calls"];
+                    "x-usage-allowance": components["headers"]["x-usage-allowance"];
+                    "x-usage-remaining": components["headers"]["x-usage-remaining"];
+                    "x-usage-overage": components["headers"]["x-usage-overage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [],
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "per_page": 3,
+                     *         "total": 0,
+                     *         "total_pages": 0,
+                     *         "total_is_estimate": false
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["SearchHit"][];
+                        pagination: {
+                            page: number;
+                            per_page: number;
+                            /** @description Exact up to 10,000 matches (EXACT_TOTAL_LIMIT); above that an estimate and `totalIsEstimate` is true. */
+                            total: number;
+                            total_pages: number;
+                            /** @description True when `total` and `totalPages` are not exact: past 10,000 matches the planner’s estimate (search: a lower bound). */
+                            total_is_estimate: boolean;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    Companies: {
+        parameters: {
+            query?: {
+                industry?: string;
+                state?: string;
+                min_score?: number;
+                ticker?: string;
+                sort?: "ai_score" | "-ai_score" | "revenue" | "-revenue" | "employees" | "-employees" | "company" | "-company" | "state" | "-state" | "id" | "-id";
+                page?: number;
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["x-ratelimit-limit"];
+                    "x-ratelimit-remaining": components["headers"]["x-ratelimit-remaining"];
+                    "x-ratelimit-reset": components["headers"]["x-ratelimit-reset"];
+                    "x-usage-calls": components["headers"]["x-usage-calls"];
+                    "x-usage-allowance": components["headers"]["x-usage-allowance"];
+                    "x-usage-remaining": components["headers"]["x-usage-remaining"];
+                    "x-usage-overage": components["headers"]["x-usage-overage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "vertical": "b2b",
+                     *       "data": [
+                     *         {
+                     *           "id": "b2b_6",
+                     *           "company": "Meta Platforms, Inc.",
+                     *           "industry": "Software",
+                     *           "revenue": "$51.6B",
+                     *           "employees": 239852,
+                     *           "state": "CA",
+                     *           "decision_maker": "Gerry Tremblay",
+                     *           "title": "Chief Executive Officer",
+                     *           "email": "gerryt@meta.com",
+                     *           "ai_score": 96
+                     *         },
+                     *         {
+                     *           "id": "b2b_33",
+                     *           "company": "Cisco Systems, Inc.",
+                     *           "industry": "Computer Hardware",
+                     *           "revenue": "$22.7B",
+                     *           "employees": 80334,
+                     *           "state": "CA",
+                     *           "decision_maker": "Garth Mohr",
+                     *           "title": "Chief Executive Officer",
+                     *           "email": "garthm@cisco.com",
+                     *           "ai_score": 90
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "per_page": 2,
+                     *         "total": 40,
+                     *         "total_pages": 20,
+                     *         "total_is_estimate": false
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        /** @constant */
+                        vertical: "b2b";
+                        data: components["schemas"]["Company"][];
+                        pagination: {
+                            page: number;
+                            per_page: number;
+                            /** @description Exact up to 10,000 matches (EXACT_TOTAL_LIMIT); above that an estimate and `totalIsEstimate` is true. */
+                            total: number;
+                            total_pages: number;
+                            /** @description True when `total` and `totalPages` are not exact: past 10,000 matches the planner’s estimate (search: a lower bound). */
+                            total_is_estimate: boolean;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    Company: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["x-ratelimit-limit"];
+                    "x-ratelimit-remaining": components["headers"]["x-ratelimit-remaining"];
+                    "x-ratelimit-reset": components["headers"]["x-ratelimit-reset"];
+                    "x-usage-calls": components["headers"]["x-usage-calls"];
+                    "x-usage-allowance": components["headers"]["x-usage-allowance"];
+                    "x-usage-remaining": components["headers"]["x-usage-remaining"];
+                    "x-usage-overage": components["headers"]["x-usage-overage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "vertical": "b2b",
+                     *       "data": {
+                     *         "id": "b2b_6",
+                     *         "company": "Meta Platforms, Inc.",
+                     *         "industry": "Software",
+                     *         "revenue": "$51.6B",
+                     *         "employees": 239852,
+                     *         "state": "CA",
+                     *         "decision_maker": "Gerry Tremblay",
+                     *         "title": "Chief Executive Officer",
+                     *         "email": "gerryt@meta.com",
+                     *         "ai_score": 96
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        /** @constant */
+                        vertical: "b2b";
+                        data: components["schemas"]["Company"] | null;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    Contacts: {
+        parameters: {
+            query?: {
+                company_id?: string;
+                seniority?: "c_level" | "vp" | "director" | "manager" | "staff";
+                department?: string;
+                email_verified?: boolean;
+                sort?: "name" | "-name" | "title" | "-title" | "department" | "-department" | "company_id" | "-company_id" | "id" | "-id";
+                page?: number;
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["x-ratelimit-limit"];
+                    "x-ratelimit-remaining": components["headers"]["x-ratelimit-remaining"];
+                    "x-ratelimit-reset": components["headers"]["x-ratelimit-reset"];
+                    "x-usage-calls": components["headers"]["x-usage-calls"];
+                    "x-usage-allowance": components["headers"]["x-usage-allowance"];
+                    "x-usage-remaining": components["headers"]["x-usage-remaining"];
+                    "x-usage-overage": components["headers"]["x-usage-overage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "vertical": "b2b",
+                     *       "data": [
+                     *         {
+                     *           "id": "contact_1",
+                     *           "company_id": "b2b_1",
+                     *           "name": "Irma Lubowitz",
+                     *           "title": "Chief Executive Officer",
+                     *           "seniority": "c_level",
+                     *           "department": "executive",
+                     *           "email": "irma.lubowitz@nvidia.com",
+                     *           "email_verified": true,
+                     *           "phone": "(213) 892-5990",
+                     *           "linkedin_url": "https://www.linkedin.com/in/irma-lubowitz-cf5b387d"
+                     *         },
+                     *         {
+                     *           "id": "contact_2",
+                     *           "company_id": "b2b_1",
+                     *           "name": "Myron Tillman",
+                     *           "title": "VP of Marketing",
+                     *           "seniority": "vp",
+                     *           "department": "marketing",
+                     *           "email": "myron.tillman@nvidia.com",
+                     *           "email_verified": true,
+                     *           "phone": "(213) 562-5611",
+                     *           "linkedin_url": "https://www.linkedin.com/in/myron-tillman-277e49a9"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "per_page": 2,
+                     *         "total": 162,
+                     *         "total_pages": 81,
+                     *         "total_is_estimate": false
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        /** @constant */
+                        vertical: "b2b";
+                        data: components["schemas"]["Contact"][];
+                        pagination: {
+                            page: number;
+                            per_page: number;
+                            /** @description Exact up to 10,000 matches (EXACT_TOTAL_LIMIT); above that an estimate and `totalIsEstimate` is true. */
+                            total: number;
+                            total_pages: number;
+                            /** @description True when `total` and `totalPages` are not exact: past 10,000 matches the planner’s estimate (search: a lower bound). */
+                            total_is_estimate: boolean;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    Contact: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["x-ratelimit-limit"];
+                    "x-ratelimit-remaining": components["headers"]["x-ratelimit-remaining"];
+                    "x-ratelimit-reset": components["headers"]["x-ratelimit-reset"];
+                    "x-usage-calls": components["headers"]["x-usage-calls"];
+                    "x-usage-allowance": components["headers"]["x-usage-allowance"];
+                    "x-usage-remaining": components["headers"]["x-usage-remaining"];
+                    "x-usage-overage": components["headers"]["x-usage-overage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "vertical": "b2b",
+                     *       "data": {
+                     *         "id": "contact_1",
+                     *         "company_id": "b2b_1",
+                     *         "name": "Irma Lubowitz",
+                     *         "title": "Chief Executive Officer",
+                     *         "seniority": "c_level",
+                     *         "department": "executive",
+                     *         "email": "irma.lubowitz@nvidia.com",
+                     *         "email_verified": true,
+                     *         "phone": "(213) 892-5990",
+                     *         "linkedin_url": "https://www.linkedin.com/in/irma-lubowitz-cf5b387d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        /** @constant */
+                        vertical: "b2b";
+                        data: components["schemas"]["Contact"] | null;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    Properties: {
+        parameters: {
+            query?: {
+                state?: string;
+                city?: string;
+                zip?: string;
+                property_type?: "single_family" | "condo" | "townhouse" | "multi_family" | "land" | "commercial";
+                min_equity?: number;
+                max_equity?: number;
+                min_value?: number;
+                max_value?: number;
+                owner_id?: string;
+                absentee?: boolean;
+                sort?: "equity_pct" | "-equity_pct" | "estimated_value" | "-estimated_value" | "mortgage_balance" | "-mortgage_balance" | "last_sale_date" | "-last_sale_date" | "last_sale_price" | "-last_sale_price" | "year_built" | "-year_built" | "sqft" | "-sqft" | "id" | "-id";
+                page?: number;
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["x-ratelimit-limit"];
+                    "x-ratelimit-remaining": components["headers"]["x-ratelimit-remaining"];
+                    "x-ratelimit-reset": components["headers"]["x-ratelimit-reset"];
+                    "x-usage-calls": components["headers"]["x-usage-calls"];
+                    "x-usage-allowance": components["headers"]["x-usage-allowance"];
+                    "x-usage-remaining": components["headers"]["x-usage-remaining"];
+                    "x-usage-overage": components["headers"]["x-usage-overage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "vertical": "realestate",
+                     *       "data": [
+                     *         {
+                     *           "id": "prop_40",
+                     *           "address": "4689 Daniel Canyon",
+                     *           "city": "Detroit",
+                     *           "state": "MI",
+                     *           "zip": "48215",
+                     *           "county": "Wayne",
+                     *           "property_type": "single_family",
+                     *           "bedrooms": 6,
+                     *           "bathrooms": 5,
+                     *           "sqft": 2740,
+                     *           "year_built": 1989,
+                     *           "estimated_value": 176000,
+                     *           "mortgage_balance": 0,
+                     *           "equity_pct": 100,
+                     *           "last_sale_date": "2021-08-22",
+                     *           "last_sale_price": 138000,
+                     *           "owner_id": "owner_12",
+                     *           "owner_name": "The Raynor Family Trust",
+                     *           "absentee_owner": false
+                     *         },
+                     *         {
+                     *           "id": "prop_39",
+                     *           "address": "2532 McClure Hill",
+                     *           "city": "Detroit",
+                     *           "state": "MI",
+                     *           "zip": "48243",
+                     *           "county": "Wayne",
+                     *           "property_type": "condo",
+                     *           "bedrooms": 1,
+                     *           "bathrooms": 1.5,
+                     *           "sqft": 1160,
+                     *           "year_built": 1928,
+                     *           "estimated_value": 179000,
+                     *           "mortgage_balance": 0,
+                     *           "equity_pct": 100,
+                     *           "last_sale_date": "2025-07-21",
+                     *           "last_sale_price": 130000,
+                     *           "owner_id": "owner_11",
+                     *           "owner_name": "The Harber Family Trust",
+                     *           "absentee_owner": false
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "per_page": 2,
+                     *         "total": 40,
+                     *         "total_pages": 20,
+                     *         "total_is_estimate": false
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        /** @constant */
+                        vertical: "realestate";
+                        data: components["schemas"]["Property"][];
+                        pagination: {
+                            page: number;
+                            per_page: number;
+                            /** @description Exact up to 10,000 matches (EXACT_TOTAL_LIMIT); above that an estimate and `totalIsEstimate` is true. */
+                            total: number;
+                            total_pages: number;
+                            /** @description True when `total` and `totalPages` are not exact: past 10,000 matches the planner’s estimate (search: a lower bound). */
+                            total_is_estimate: boolean;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    Property: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["x-ratelimit-limit"];
+                    "x-ratelimit-remaining": components["headers"]["x-ratelimit-remaining"];
+                    "x-ratelimit-reset": components["headers"]["x-ratelimit-reset"];
+                    "x-usage-calls": components["headers"]["x-usage-calls"];
+                    "x-usage-allowance": components["headers"]["x-usage-allowance"];
+                    "x-usage-remaining": components["headers"]["x-usage-remaining"];
+                    "x-usage-overage": components["headers"]["x-usage-overage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "vertical": "realestate",
+                     *       "data": {
+                     *         "id": "prop_40",
+                     *         "address": "4689 Daniel Canyon",
+                     *         "city": "Detroit",
+                     *         "state": "MI",
+                     *         "zip": "48215",
+                     *         "county": "Wayne",
+                     *         "property_type": "single_family",
+                     *         "bedrooms": 6,
+                     *         "bathrooms": 5,
+                     *         "sqft": 2740,
+                     *         "year_built": 1989,
+                     *         "estimated_value": 176000,
+                     *         "mortgage_balance": 0,
+                     *         "equity_pct": 100,
+                     *         "last_sale_date": "2021-08-22",
+                     *         "last_sale_price": 138000,
+                     *         "owner_id": "owner_12",
+                     *         "owner_name": "The Raynor Family Trust",
+                     *         "absentee_owner": false
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        /** @constant */
+                        vertical: "realestate";
+                        data: components["schemas"]["Property"] | null;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    Owners: {
+        parameters: {
+            query?: {
+                owner_type?: "individual" | "llc" | "trust" | "corporation";
+                min_properties?: number;
+                min_portfolio_value?: number;
+                absentee?: boolean;
+                state?: string;
+                sort?: "properties_count" | "-properties_count" | "portfolio_value" | "-portfolio_value" | "name" | "-name" | "id" | "-id";
+                page?: number;
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["x-ratelimit-limit"];
+                    "x-ratelimit-remaining": components["headers"]["x-ratelimit-remaining"];
+                    "x-ratelimit-reset": components["headers"]["x-ratelimit-reset"];
+                    "x-usage-calls": components["headers"]["x-usage-calls"];
+                    "x-usage-allowance": components["headers"]["x-usage-allowance"];
+                    "x-usage-remaining": components["headers"]["x-usage-remaining"];
+                    "x-usage-overage": components["headers"]["x-usage-overage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "vertical": "realestate",
+                     *       "data": [
+                     *         {
+                     *           "id": "owner_9",
+                     *           "name": "The Schaefer Family Trust",
+                     *           "owner_type": "trust",
+                     *           "mailing_address": "21197 Lynch Valleys",
+                     *           "mailing_city": "Minneapolis",
+                     *           "mailing_state": "MN",
+                     *           "mailing_zip": "55457",
+                     *           "phone": "(612) 563-3778",
+                     *           "email": "jaden.schaefer80@icloud.com",
+                     *           "properties_count": 13,
+                     *           "portfolio_value": 7755000,
+                     *           "absentee": true
+                     *         },
+                     *         {
+                     *           "id": "owner_4",
+                     *           "name": "Nader Property Group LLC",
+                     *           "owner_type": "llc",
+                     *           "mailing_address": "8609 Carlotta Field",
+                     *           "mailing_city": "San Antonio",
+                     *           "mailing_state": "TX",
+                     *           "mailing_zip": "78286",
+                     *           "phone": "(210) 509-3719",
+                     *           "email": "info@naderpropertygroup.com",
+                     *           "properties_count": 9,
+                     *           "portfolio_value": 3134000,
+                     *           "absentee": true
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "per_page": 2,
+                     *         "total": 12,
+                     *         "total_pages": 6,
+                     *         "total_is_estimate": false
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        /** @constant */
+                        vertical: "realestate";
+                        data: components["schemas"]["Owner"][];
+                        pagination: {
+                            page: number;
+                            per_page: number;
+                            /** @description Exact up to 10,000 matches (EXACT_TOTAL_LIMIT); above that an estimate and `totalIsEstimate` is true. */
+                            total: number;
+                            total_pages: number;
+                            /** @description True when `total` and `totalPages` are not exact: past 10,000 matches the planner’s estimate (search: a lower bound). */
+                            total_is_estimate: boolean;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    Owner: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["x-ratelimit-limit"];
+                    "x-ratelimit-remaining": components["headers"]["x-ratelimit-remaining"];
+                    "x-ratelimit-reset": components["headers"]["x-ratelimit-reset"];
+                    "x-usage-calls": components["headers"]["x-usage-calls"];
+                    "x-usage-allowance": components["headers"]["x-usage-allowance"];
+                    "x-usage-remaining": components["headers"]["x-usage-remaining"];
+                    "x-usage-overage": components["headers"]["x-usage-overage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "vertical": "realestate",
+                     *       "data": {
+                     *         "id": "owner_9",
+                     *         "name": "The Schaefer Family Trust",
+                     *         "owner_type": "trust",
+                     *         "mailing_address": "21197 Lynch Valleys",
+                     *         "mailing_city": "Minneapolis",
+                     *         "mailing_state": "MN",
+                     *         "mailing_zip": "55457",
+                     *         "phone": "(612) 563-3778",
+                     *         "email": "jaden.schaefer80@icloud.com",
+                     *         "properties_count": 13,
+                     *         "portfolio_value": 7755000,
+                     *         "absentee": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        /** @constant */
+                        vertical: "realestate";
+                        data: components["schemas"]["Owner"] | null;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    Attorneys: {
+        parameters: {
+            query?: {
+                practice_area?: string;
+                state?: string;
+                city?: string;
+                bar_status?: "active" | "inactive" | "suspended";
+                verified?: boolean;
+                firm_id?: string;
+                sort?: "name" | "-name" | "admitted_year" | "-admitted_year" | "state" | "-state" | "city" | "-city" | "verified_at" | "-verified_at" | "id" | "-id";
+                page?: number;
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["x-ratelimit-limit"];
+                    "x-ratelimit-remaining": components["headers"]["x-ratelimit-remaining"];
+                    "x-ratelimit-reset": components["headers"]["x-ratelimit-reset"];
+                    "x-usage-calls": components["headers"]["x-usage-calls"];
+                    "x-usage-allowance": components["headers"]["x-usage-allowance"];
+                    "x-usage-remaining": components["headers"]["x-usage-remaining"];
+                    "x-usage-overage": components["headers"]["x-usage-overage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "vertical": "legal",
+                     *       "data": [
+                     *         {
+                     *           "id": "atty_3",
+                     *           "name": "Earlene Adams",
+                     *           "firm_id": "firm_1",
+                     *           "firm_name": "Armstrong & Windler LLP",
+                     *           "practice_areas": [
+                     *             "Corporate Law",
+                     *             "Intellectual Property"
+                     *           ],
+                     *           "state": "MO",
+                     *           "city": "Columbia",
+                     *           "bar_number": "MO569113",
+                     *           "bar_status": "active",
+                     *           "bar_verified": true,
+                     *           "verified_at": "2026-01-16T11:14:07.104Z",
+                     *           "admitted_year": 1989,
+                     *           "email": "earlene.adams@armstrongwindlerlaw.com",
+                     *           "phone": "(573) 265-9094"
+                     *         },
+                     *         {
+                     *           "id": "atty_12",
+                     *           "name": "Travon Aufderhar",
+                     *           "firm_id": "firm_1",
+                     *           "firm_name": "Armstrong & Windler LLP",
+                     *           "practice_areas": [
+                     *             "Corporate Law",
+                     *             "Intellectual Property"
+                     *           ],
+                     *           "state": "MO",
+                     *           "city": "Columbia",
+                     *           "bar_number": "MO921443",
+                     *           "bar_status": "active",
+                     *           "bar_verified": false,
+                     *           "verified_at": null,
+                     *           "admitted_year": 2017,
+                     *           "email": "travon.aufderhar@armstrongwindlerlaw.com",
+                     *           "phone": "(573) 749-6966"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "per_page": 2,
+                     *         "total": 40,
+                     *         "total_pages": 20,
+                     *         "total_is_estimate": false
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        /** @constant */
+                        vertical: "legal";
+                        data: components["schemas"]["Attorney"][];
+                        pagination: {
+                            page: number;
+                            per_page: number;
+                            /** @description Exact up to 10,000 matches (EXACT_TOTAL_LIMIT); above that an estimate and `totalIsEstimate` is true. */
+                            total: number;
+                            total_pages: number;
+                            /** @description True when `total` and `totalPages` are not exact: past 10,000 matches the planner’s estimate (search: a lower bound). */
+                            total_is_estimate: boolean;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    Attorney: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["x-ratelimit-limit"];
+                    "x-ratelimit-remaining": components["headers"]["x-ratelimit-remaining"];
+                    "x-ratelimit-reset": components["headers"]["x-ratelimit-reset"];
+                    "x-usage-calls": components["headers"]["x-usage-calls"];
+                    "x-usage-allowance": components["headers"]["x-usage-allowance"];
+                    "x-usage-remaining": components["headers"]["x-usage-remaining"];
+                    "x-usage-overage": components["headers"]["x-usage-overage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "vertical": "legal",
+                     *       "data": {
+                     *         "id": "atty_3",
+                     *         "name": "Earlene Adams",
+                     *         "firm_id": "firm_1",
+                     *         "firm_name": "Armstrong & Windler LLP",
+                     *         "practice_areas": [
+                     *           "Corporate Law",
+                     *           "Intellectual Property"
+                     *         ],
+                     *         "state": "MO",
+                     *         "city": "Columbia",
+                     *         "bar_number": "MO569113",
+                     *         "bar_status": "active",
+                     *         "bar_verified": true,
+                     *         "verified_at": "2026-01-16T11:14:07.104Z",
+                     *         "admitted_year": 1989,
+                     *         "email": "earlene.adams@armstrongwindlerlaw.com",
+                     *         "phone": "(573) 265-9094"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        /** @constant */
+                        vertical: "legal";
+                        data: components["schemas"]["Attorney"] | null;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    Firms: {
+        parameters: {
+            query?: {
+                practice_area?: string;
+                state?: string;
+                city?: string;
+                min_size?: number;
+                max_size?: number;
+                sort?: "size" | "-size" | "name" | "-name" | "founded_year" | "-founded_year" | "state" | "-state" | "id" | "-id";
+                page?: number;
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["x-ratelimit-limit"];
+                    "x-ratelimit-remaining": components["headers"]["x-ratelimit-remaining"];
+                    "x-ratelimit-reset": components["headers"]["x-ratelimit-reset"];
+                    "x-usage-calls": components["headers"]["x-usage-calls"];
+                    "x-usage-allowance": components["headers"]["x-usage-allowance"];
+                    "x-usage-remaining": components["headers"]["x-usage-remaining"];
+                    "x-usage-overage": components["headers"]["x-usage-overage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "vertical": "legal",
+                     *       "data": [
+                     *         {
+                     *           "id": "firm_1",
+                     *           "name": "Armstrong & Windler LLP",
+                     *           "hq_city": "Columbia",
+                     *           "hq_state": "MO",
+                     *           "size": 37,
+                     *           "practice_areas": [
+                     *             "Corporate Law",
+                     *             "Intellectual Property"
+                     *           ],
+                     *           "partners": [
+                     *             {
+                     *               "id": "atty_1",
+                     *               "name": "Travon Stamm"
+                     *             },
+                     *             {
+                     *               "id": "atty_3",
+                     *               "name": "Earlene Adams"
+                     *             }
+                     *           ],
+                     *           "website": "https://www.armstrongwindlerlaw.com",
+                     *           "founded_year": 2021
+                     *         },
+                     *         {
+                     *           "id": "firm_2",
+                     *           "name": "Law Offices of Zechariah Shanahan",
+                     *           "hq_city": "Los Angeles",
+                     *           "hq_state": "CA",
+                     *           "size": 3,
+                     *           "practice_areas": [
+                     *             "Family Law",
+                     *             "Medical Malpractice"
+                     *           ],
+                     *           "partners": [
+                     *             {
+                     *               "id": "atty_38",
+                     *               "name": "Taurean Hilll"
+                     *             }
+                     *           ],
+                     *           "website": "https://www.shanahankochlaw.com",
+                     *           "founded_year": 1972
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "per_page": 2,
+                     *         "total": 2,
+                     *         "total_pages": 1,
+                     *         "total_is_estimate": false
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        /** @constant */
+                        vertical: "legal";
+                        data: components["schemas"]["Firm"][];
+                        pagination: {
+                            page: number;
+                            per_page: number;
+                            /** @description Exact up to 10,000 matches (EXACT_TOTAL_LIMIT); above that an estimate and `totalIsEstimate` is true. */
+                            total: number;
+                            total_pages: number;
+                            /** @description True when `total` and `totalPages` are not exact: past 10,000 matches the planner’s estimate (search: a lower bound). */
+                            total_is_estimate: boolean;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    Firm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["x-ratelimit-limit"];
+                    "x-ratelimit-remaining": components["headers"]["x-ratelimit-remaining"];
+                    "x-ratelimit-reset": components["headers"]["x-ratelimit-reset"];
+                    "x-usage-calls": components["headers"]["x-usage-calls"];
+                    "x-usage-allowance": components["headers"]["x-usage-allowance"];
+                    "x-usage-remaining": components["headers"]["x-usage-remaining"];
+                    "x-usage-overage": components["headers"]["x-usage-overage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "vertical": "legal",
+                     *       "data": {
+                     *         "id": "firm_1",
+                     *         "name": "Armstrong & Windler LLP",
+                     *         "hq_city": "Columbia",
+                     *         "hq_state": "MO",
+                     *         "size": 37,
+                     *         "practice_areas": [
+                     *           "Corporate Law",
+                     *           "Intellectual Property"
+                     *         ],
+                     *         "partners": [
+                     *           {
+                     *             "id": "atty_1",
+                     *             "name": "Travon Stamm"
+                     *           },
+                     *           {
+                     *             "id": "atty_3",
+                     *             "name": "Earlene Adams"
+                     *           }
+                     *         ],
+                     *         "website": "https://www.armstrongwindlerlaw.com",
+                     *         "founded_year": 2021
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        /** @constant */
+                        vertical: "legal";
+                        data: components["schemas"]["Firm"] | null;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    Leads: {
+        parameters: {
+            query?: {
+                status?: "new" | "contacted" | "qualified" | "converted" | "disqualified";
+                vertical?: "b2b" | "realestate" | "legal";
+                tag?: string;
+                sort?: "created_at" | "-created_at" | "updated_at" | "-updated_at" | "status" | "-status" | "id" | "-id";
+                page?: number;
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["x-ratelimit-limit"];
+                    "x-ratelimit-remaining": components["headers"]["x-ratelimit-remaining"];
+                    "x-ratelimit-reset": components["headers"]["x-ratelimit-reset"];
+                    "x-usage-calls": components["headers"]["x-usage-calls"];
+                    "x-usage-allowance": components["headers"]["x-usage-allowance"];
+                    "x-usage-remaining": components["headers"]["x-usage-remaining"];
+                    "x-usage-overage": components["headers"]["x-usage-overage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": "lead_1",
+                     *           "record_id": "b2b_6",
+                     *           "record_type": "company",
+                     *           "vertical": "b2b",
+                     *           "status": "new",
+                     *           "notes": null,
+                     *           "tags": [
+                     *             "q4"
+                     *           ],
+                     *           "created_at": "2026-11-24T22:15:28.744Z",
+                     *           "updated_at": "2026-11-24T22:15:28.744Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "per_page": 25,
+                     *         "total": 1,
+                     *         "total_pages": 1,
+                     *         "total_is_estimate": false
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Lead"][];
+                        pagination: {
+                            page: number;
+                            per_page: number;
+                            /** @description Exact up to 10,000 matches (EXACT_TOTAL_LIMIT); above that an estimate and `totalIsEstimate` is true. */
+                            total: number;
+                            total_pages: number;
+                            /** @description True when `total` and `totalPages` are not exact: past 10,000 matches the planner’s estimate (search: a lower bound). */
+                            total_is_estimate: boolean;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    SaveLead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    record_id: string;
+                    notes?: string | null;
+                    tags?: string[] | null;
+                };
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["x-ratelimit-limit"];
+                    "x-ratelimit-remaining": components["headers"]["x-ratelimit-remaining"];
+                    "x-ratelimit-reset": components["headers"]["x-ratelimit-reset"];
+                    "x-usage-calls": components["headers"]["x-usage-calls"];
+                    "x-usage-allowance": components["headers"]["x-usage-allowance"];
+                    "x-usage-remaining": components["headers"]["x-usage-remaining"];
+                    "x-usage-overage": components["headers"]["x-usage-overage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "lead_1",
+                     *         "record_id": "b2b_6",
+                     *         "record_type": "company",
+                     *         "vertical": "b2b",
+                     *         "status": "new",
+                     *         "notes": null,
+                     *         "tags": [
+                     *           "q4"
+                     *         ],
+                     *         "created_at": "2026-11-24T22:15:28.744Z",
+                     *         "updated_at": "2026-11-24T22:15:28.744Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Lead"];
+                    };
+                };
+            };
+            /** @description Created. */
+            201: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["x-ratelimit-limit"];
+                    "x-ratelimit-remaining": components["headers"]["x-ratelimit-remaining"];
+                    "x-ratelimit-reset": components["headers"]["x-ratelimit-reset"];
+                    "x-usage-calls": components["headers"]["x-usage-calls"];
+                    "x-usage-allowance": components["headers"]["x-usage-allowance"];
+                    "x-usage-remaining": components["headers"]["x-usage-remaining"];
+                    "x-usage-overage": components["headers"]["x-usage-overage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "lead_1",
+                     *         "record_id": "b2b_6",
+                     *         "record_type": "company",
+                     *         "vertical": "b2b",
+                     *         "status": "new",
+                     *         "notes": null,
+                     *         "tags": [
+                     *           "q4"
+                     *         ],
+                     *         "created_at": "2026-11-24T22:15:28.744Z",
+                     *         "updated_at": "2026-11-24T22:15:28.744Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Lead"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            409: components["responses"]["Error409"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    Lead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["x-ratelimit-limit"];
+                    "x-ratelimit-remaining": components["headers"]["x-ratelimit-remaining"];
+                    "x-ratelimit-reset": components["headers"]["x-ratelimit-reset"];
+                    "x-usage-calls": components["headers"]["x-usage-calls"];
+                    "x-usage-allowance": components["headers"]["x-usage-allowance"];
+                    "x-usage-remaining": components["headers"]["x-usage-remaining"];
+                    "x-usage-overage": components["headers"]["x-usage-overage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "lead_1",
+                     *         "record_id": "b2b_6",
+                     *         "record_type": "company",
+                     *         "vertical": "b2b",
+                     *         "status": "new",
+                     *         "notes": null,
+                     *         "tags": [
+                     *           "q4"
+                     *         ],
+                     *         "created_at": "2026-11-24T22:15:28.744Z",
+                     *         "updated_at": "2026-11-24T22:15:28.744Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Lead"] | null;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    DeleteLead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["x-ratelimit-limit"];
+                    "x-ratelimit-remaining": components["headers"]["x-ratelimit-remaining"];
+                    "x-ratelimit-reset": components["headers"]["x-ratelimit-reset"];
+                    "x-usage-calls": components["headers"]["x-usage-calls"];
+                    "x-usage-allowance": components["headers"]["x-usage-allowance"];
+                    "x-usage-remaining": components["headers"]["x-usage-remaining"];
+                    "x-usage-overage": components["headers"]["x-usage-overage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "lead_1",
+                     *         "record_id": "b2b_6",
+                     *         "record_type": "company",
+                     *         "vertical": "b2b",
+                     *         "status": "contacted",
+                     *         "notes": null,
+                     *         "tags": [
+                     *           "q4"
+                     *         ],
+                     *         "created_at": "2026-11-24T22:15:28.744Z",
+                     *         "updated_at": "2026-11-24T22:15:29.280Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        /** @description Deletes one of the caller’s leads and returns it as it was. */
+                        data: components["schemas"]["Lead"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    UpdateLead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string|null} */
+                    status?: "new" | "contacted" | "qualified" | "converted" | "disqualified" | null;
+                    notes?: string | null;
+                    tags?: string[] | null;
+                };
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["x-ratelimit-limit"];
+                    "x-ratelimit-remaining": components["headers"]["x-ratelimit-remaining"];
+                    "x-ratelimit-reset": components["headers"]["x-ratelimit-reset"];
+                    "x-usage-calls": components["headers"]["x-usage-calls"];
+                    "x-usage-allowance": components["headers"]["x-usage-allowance"];
+                    "x-usage-remaining": components["headers"]["x-usage-remaining"];
+                    "x-usage-overage": components["headers"]["x-usage-overage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "lead_1",
+                     *         "record_id": "b2b_6",
+                     *         "record_type": "company",
+                     *         "vertical": "b2b",
+                     *         "status": "contacted",
+                     *         "notes": null,
+                     *         "tags": [
+                     *           "q4"
+                     *         ],
+                     *         "created_at": "2026-11-24T22:15:28.744Z",
+                     *         "updated_at": "2026-11-24T22:15:29.280Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        /** @description Changes a lead’s notes, tags and status (along the lifecycle). */
+                        data: components["schemas"]["Lead"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    GenerateReport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    vertical: "b2b" | "realestate" | "legal";
+                    /** @enum {string|null} */
+                    record_type?: "companies" | "contacts" | "properties" | "owners" | "attorneys" | "firms" | null;
+                    filters?: {
+                        [key: string]: unknown;
+                    } | null;
+                    /**
+                     * @default csv
+                     * @enum {string|null}
+                     */
+                    format?: "csv" | "json" | null;
+                    fields?: string[] | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted. */
+            202: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["x-ratelimit-limit"];
+                    "x-ratelimit-remaining": components["headers"]["x-ratelimit-remaining"];
+                    "x-ratelimit-reset": components["headers"]["x-ratelimit-reset"];
+                    "x-usage-calls": components["headers"]["x-usage-calls"];
+                    "x-usage-allowance": components["headers"]["x-usage-allowance"];
+                    "x-usage-remaining": components["headers"]["x-usage-remaining"];
+                    "x-usage-overage": components["headers"]["x-usage-overage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "rpt_1",
+                     *         "status": "queued",
+                     *         "vertical": "b2b",
+                     *         "record_type": "companies",
+                     *         "format": "csv",
+                     *         "fields": [],
+                     *         "filters": {},
+                     *         "progress": 0,
+                     *         "row_count": 0,
+                     *         "error": null,
+                     *         "created_at": "2026-11-24T22:15:29.426Z",
+                     *         "started_at": null,
+                     *         "completed_at": null,
+                     *         "download_url": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        /** @description Queues a report of one record type’s filtered records; a worker writes the file. */
+                        data: components["schemas"]["ReportJob"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            409: components["responses"]["Error409"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    Reports: {
+        parameters: {
+            query?: {
+                status?: "queued" | "processing" | "completed" | "failed";
+                sort?: "created_at" | "-created_at" | "id" | "-id";
+                page?: number;
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["x-ratelimit-limit"];
+                    "x-ratelimit-remaining": components["headers"]["x-ratelimit-remaining"];
+                    "x-ratelimit-reset": components["headers"]["x-ratelimit-reset"];
+                    "x-usage-calls": components["headers"]["x-usage-calls"];
+                    "x-usage-allowance": components["headers"]["x-usage-allowance"];
+                    "x-usage-remaining": components["headers"]["x-usage-remaining"];
+                    "x-usage-overage": components["headers"]["x-usage-overage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": "rpt_1",
+                     *           "status": "processing",
+                     *           "vertical": "b2b",
+                     *           "record_type": "companies",
+                     *           "format": "csv",
+                     *           "fields": [],
+                     *           "filters": {},
+                     *           "progress": 0,
+                     *           "row_count": 0,
+                     *           "error": null,
+                     *           "created_at": "2026-11-24T22:15:29.426Z",
+                     *           "started_at": "2026-11-24T22:15:29.435Z",
+                     *           "completed_at": null,
+                     *           "download_url": null
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "per_page": 25,
+                     *         "total": 1,
+                     *         "total_pages": 1,
+                     *         "total_is_estimate": false
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["ReportJob"][];
+                        pagination: {
+                            page: number;
+                            per_page: number;
+                            /** @description Exact up to 10,000 matches (EXACT_TOTAL_LIMIT); above that an estimate and `totalIsEstimate` is true. */
+                            total: number;
+                            total_pages: number;
+                            /** @description True when `total` and `totalPages` are not exact: past 10,000 matches the planner’s estimate (search: a lower bound). */
+                            total_is_estimate: boolean;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    Report: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["x-ratelimit-limit"];
+                    "x-ratelimit-remaining": components["headers"]["x-ratelimit-remaining"];
+                    "x-ratelimit-reset": components["headers"]["x-ratelimit-reset"];
+                    "x-usage-calls": components["headers"]["x-usage-calls"];
+                    "x-usage-allowance": components["headers"]["x-usage-allowance"];
+                    "x-usage-remaining": components["headers"]["x-usage-remaining"];
+                    "x-usage-overage": components["headers"]["x-usage-overage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "rpt_1",
+                     *         "status": "processing",
+                     *         "vertical": "b2b",
+                     *         "record_type": "companies",
+                     *         "format": "csv",
+                     *         "fields": [],
+                     *         "filters": {},
+                     *         "progress": 99,
+                     *         "row_count": 40,
+                     *         "error": null,
+                     *         "created_at": "2026-11-24T22:15:29.426Z",
+                     *         "started_at": "2026-11-24T22:15:29.435Z",
+                     *         "completed_at": null,
+                     *         "download_url": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["ReportJob"] | null;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    Signals: {
+        parameters: {
+            query?: {
+                ticker?: string;
+                signal_type?: "sec_filing" | "insider_buy" | "insider_sell" | "earnings_preview" | "macro";
+                type?: "sec_filing" | "insider_buy" | "insider_sell" | "earnings_preview" | "macro";
+                sentiment?: "BULLISH" | "BEARISH" | "NEUTRAL";
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["x-ratelimit-limit"];
+                    "x-ratelimit-remaining": components["headers"]["x-ratelimit-remaining"];
+                    "x-ratelimit-reset": components["headers"]["x-ratelimit-reset"];
+                    "x-usage-calls": components["headers"]["x-usage-calls"];
+                    "x-usage-allowance": components["headers"]["x-usage-allowance"];
+                    "x-usage-remaining": components["headers"]["x-usage-remaining"];
+                    "x-usage-overage": components["headers"]["x-usage-overage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "signals": [
+                     *         {
+                     *           "id": "818b53d5-b42f-490a-a292-ef8b02b48713",
+                     *           "ticker": "TLT",
+                     *           "company_name": "iShares 20+ Year Treasury Bond ETF",
+                     *           "signal_type": "macro",
+                     *           "filing_type": "FRED",
+                     *           "ai_summary": "FRED DGS2: the 2-year Treasury yield hit a 3-month extreme, a neutral read for the iShares 20+ Year Treasury Bond ETF (TLT).",
+                     *           "materiality_score": 66,
+                     *           "sentiment": "NEUTRAL",
+                     *           "urgent": false,
+                     *           "source_url": "https://fred.stlouisfed.org/series/DGS2",
+                     *           "created_at": "2026-11-23T23:53:11.216Z"
+                     *         },
+                     *         {
+                     *           "id": "dda15576-6032-4119-80ed-4e003be78eb0",
+                     *           "ticker": "NVDA",
+                     *           "company_name": "NVIDIA Corporation",
+                     *           "signal_type": "sec_filing",
+                     *           "filing_type": "10-K",
+                     *           "ai_summary": "NVIDIA Corporation (NVDA) filed its annual 10-K with new risk factors on pending litigation.",
+                     *           "materiality_score": 44,
+                     *           "sentiment": "NEUTRAL",
+                     *           "urgent": false,
+                     *           "source_url": "https://www.sec.gov/Archives/edgar/data/1045810/000104581026324690/0001045810-26-324690-index.htm",
+                     *           "created_at": "2026-11-23T22:44:18.899Z"
+                     *         }
+                     *       ],
+                     *       "total": 200,
+                     *       "page": 1,
+                     *       "pages": 67,
+                     *       "total_is_estimate": false
+                     *     }
+                     */
+                    "application/json": {
+                        signals: components["schemas"]["Signal"][];
+                        /** @description Exact up to 10,000 matches (EXACT_TOTAL_LIMIT); above that an estimate and `totalIsEstimate` is true. */
+                        total: number;
+                        page: number;
+                        pages: number;
+                        /** @description True when `total` and `totalPages` are not exact: past 10,000 matches the planner’s estimate (search: a lower bound). */
+                        total_is_estimate: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    TickerSignals: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                ticker: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["x-ratelimit-limit"];
+                    "x-ratelimit-remaining": components["headers"]["x-ratelimit-remaining"];
+                    "x-ratelimit-reset": components["headers"]["x-ratelimit-reset"];
+                    "x-usage-calls": components["headers"]["x-usage-calls"];
+                    "x-usage-allowance": components["headers"]["x-usage-allowance"];
+                    "x-usage-remaining": components["headers"]["x-usage-remaining"];
+                    "x-usage-overage": components["headers"]["x-usage-overage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ticker": "TLT",
+                     *       "signals": [
+                     *         {
+                     *           "id": "818b53d5-b42f-490a-a292-ef8b02b48713",
+                     *           "ticker": "TLT",
+                     *           "company_name": "iShares 20+ Year Treasury Bond ETF",
+                     *           "signal_type": "macro",
+                     *           "filing_type": "FRED",
+                     *           "ai_summary": "FRED DGS2: the 2-year Treasury yield hit a 3-month extreme, a neutral read for the iShares 20+ Year Treasury Bond ETF (TLT).",
+                     *           "materiality_score": 66,
+                     *           "sentiment": "NEUTRAL",
+                     *           "urgent": false,
+                     *           "source_url": "https://fred.stlouisfed.org/series/DGS2",
+                     *           "created_at": "2026-11-23T23:53:11.216Z"
+                     *         },
+                     *         {
+                     *           "id": "9216fa55-d147-4372-b7fb-f2fe3c69a66b",
+                     *           "ticker": "TLT",
+                     *           "company_name": "iShares 20+ Year Treasury Bond ETF",
+                     *           "signal_type": "macro",
+                     *           "filing_type": "FRED",
+                     *           "ai_summary": "FRED DGS10: the 10-year Treasury yield moved 8 basis points in a week, a bearish read for the iShares 20+ Year Treasury Bond ETF (TLT).",
+                     *           "materiality_score": 52,
+                     *           "sentiment": "BEARISH",
+                     *           "urgent": false,
+                     *           "source_url": "https://fred.stlouisfed.org/series/DGS10",
+                     *           "created_at": "2026-11-23T10:16:56.828Z"
+                     *         }
+                     *       ],
+                     *       "total": 13,
+                     *       "page": 1,
+                     *       "pages": 7,
+                     *       "total_is_estimate": false
+                     *     }
+                     */
+                    "application/json": {
+                        ticker: string;
+                        signals: components["schemas"]["Signal"][];
+                        /** @description Exact up to 10,000 matches (EXACT_TOTAL_LIMIT); above that an estimate and `totalIsEstimate` is true. */
+                        total: number;
+                        page: number;
+                        pages: number;
+                        /** @description True when `total` and `totalPages` are not exact: past 10,000 matches the planner’s estimate (search: a lower bound). */
+                        total_is_estimate: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    YieldCurve: {
+        parameters: {
+            query?: {
+                date?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["x-ratelimit-limit"];
+                    "x-ratelimit-remaining": components["headers"]["x-ratelimit-remaining"];
+                    "x-ratelimit-reset": components["headers"]["x-ratelimit-reset"];
+                    "x-usage-calls": components["headers"]["x-usage-calls"];
+                    "x-usage-allowance": components["headers"]["x-usage-allowance"];
+                    "x-usage-remaining": components["headers"]["x-usage-remaining"];
+                    "x-usage-overage": components["headers"]["x-usage-overage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "yield_curve": {
+                     *         "date": "2026-11-23",
+                     *         "y3m": 4.11,
+                     *         "y2": 4.25,
+                     *         "y5": 4.3,
+                     *         "y10": 4.32,
+                     *         "y30": 4.35,
+                     *         "spread_2_10": 0.07,
+                     *         "inverted": false,
+                     *         "points": [
+                     *           {
+                     *             "tenor_months": 1,
+                     *             "rate_pct": 4.12
+                     *           },
+                     *           {
+                     *             "tenor_months": 2,
+                     *             "rate_pct": 4.12
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description The latest stored yield curve, or the latest on or before `date`; not_found without data. */
+                        yield_curve: components["schemas"]["YieldCurve"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    MacroIndicators: {
         parameters: {
             query?: never;
             header?: never;
@@ -112,33 +3395,183 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Counts of the records the service tracks. */
+            /** @description OK. */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["x-ratelimit-limit"];
+                    "x-ratelimit-remaining": components["headers"]["x-ratelimit-remaining"];
+                    "x-ratelimit-reset": components["headers"]["x-ratelimit-reset"];
+                    "x-usage-calls": components["headers"]["x-usage-calls"];
+                    "x-usage-allowance": components["headers"]["x-usage-allowance"];
+                    "x-usage-remaining": components["headers"]["x-usage-remaining"];
+                    "x-usage-overage": components["headers"]["x-usage-overage"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "indicators": [
+                     *         {
+                     *           "series_id": "CPIAUCSL",
+                     *           "name": "Consumer price index (all urban consumers)",
+                     *           "unit": "index 1982-1984=100",
+                     *           "value": 336.914,
+                     *           "date": "2026-10-01",
+                     *           "previous_value": 335.856,
+                     *           "previous_date": "2026-09-01",
+                     *           "change": 1.058
+                     *         },
+                     *         {
+                     *           "series_id": "DGS10",
+                     *           "name": "10-year Treasury yield",
+                     *           "unit": "percent",
+                     *           "value": 4.32,
+                     *           "date": "2026-11-23",
+                     *           "previous_value": 4.34,
+                     *           "previous_date": "2026-11-20",
+                     *           "change": -0.02
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
-                        congressional_trades: number;
-                        signals_7d: number;
-                        members_tracked: number;
-                        tickers_tracked: number;
-                        /** Format: date-time */
-                        last_updated?: string | null;
+                        /** @description Every stored macro series with its latest and previous observations, by series id. */
+                        indicators: components["schemas"]["MacroIndicator"][];
                     };
                 };
             };
-            429: components["responses"]["Error"];
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
         };
     };
-    listSignals: {
+    CongressionalTrades: {
+        parameters: {
+            query?: {
+                chamber?: "house" | "senate";
+                party?: "D" | "R" | "I";
+                ticker?: string;
+                trade_type?: "purchase" | "sale" | "sale_partial" | "exchange";
+                member?: string;
+                committee?: string;
+                from?: string;
+                to?: string;
+                days?: number;
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["x-ratelimit-limit"];
+                    "x-ratelimit-remaining": components["headers"]["x-ratelimit-remaining"];
+                    "x-ratelimit-reset": components["headers"]["x-ratelimit-reset"];
+                    "x-usage-calls": components["headers"]["x-usage-calls"];
+                    "x-usage-allowance": components["headers"]["x-usage-allowance"];
+                    "x-usage-remaining": components["headers"]["x-usage-remaining"];
+                    "x-usage-overage": components["headers"]["x-usage-overage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "trades": [
+                     *         {
+                     *           "id": "1cc00fb6-644e-481a-b36c-c842cdbe297a",
+                     *           "member_name": "Joaquín Núñez",
+                     *           "bioguide_id": "N000691",
+                     *           "party": "R",
+                     *           "chamber": "senate",
+                     *           "ticker": "MSFT",
+                     *           "asset_description": "Microsoft Corporation - Common Stock",
+                     *           "asset_type": "stock",
+                     *           "option_detail": null,
+                     *           "trade_type": "purchase",
+                     *           "owner": "spouse",
+                     *           "amount_range": "$15,001 - $50,000",
+                     *           "amount_low": 15001,
+                     *           "amount_high": 50000,
+                     *           "trade_date": "2026-11-23",
+                     *           "disclosure_date": "2026-11-24",
+                     *           "disclosure_lag_days": 1,
+                     *           "late": false,
+                     *           "source": "senate_efd",
+                     *           "filing_url": "https://efdsearch.senate.gov/search/view/ptr/69bee867-15c3-49f3-9f1c-99e757d5168b/",
+                     *           "committee_overlap": true,
+                     *           "overlapping_committees": [
+                     *             "Commerce, Science, and Transportation"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "id": "03105000-d560-41a5-b24d-cfe18a9a2e89",
+                     *           "member_name": "Kenny Marvin",
+                     *           "bioguide_id": "M000568",
+                     *           "party": "R",
+                     *           "chamber": "senate",
+                     *           "ticker": "MCD",
+                     *           "asset_description": "McDonald's Corporation - Common Stock",
+                     *           "asset_type": "stock",
+                     *           "option_detail": null,
+                     *           "trade_type": "purchase",
+                     *           "owner": "self",
+                     *           "amount_range": "$1,001 - $15,000",
+                     *           "amount_low": 1001,
+                     *           "amount_high": 15000,
+                     *           "trade_date": "2026-11-23",
+                     *           "disclosure_date": "2026-11-24",
+                     *           "disclosure_lag_days": 1,
+                     *           "late": false,
+                     *           "source": "senate_efd",
+                     *           "filing_url": "https://efdsearch.senate.gov/search/view/ptr/2e8d8482-58b8-4b10-9d0a-74fe3eb63e53/",
+                     *           "committee_overlap": false,
+                     *           "overlapping_committees": []
+                     *         }
+                     *       ],
+                     *       "total": 300,
+                     *       "page": 1,
+                     *       "pages": 100,
+                     *       "total_is_estimate": false,
+                     *       "count": 3
+                     *     }
+                     */
+                    "application/json": {
+                        trades: components["schemas"]["CongressionalTrade"][];
+                        /** @description Exact up to 10,000 matches (EXACT_TOTAL_LIMIT); above that an estimate and `totalIsEstimate` is true. */
+                        total: number;
+                        page: number;
+                        pages: number;
+                        /** @description True when `total` and `totalPages` are not exact: past 10,000 matches the planner’s estimate (search: a lower bound). */
+                        total_is_estimate: boolean;
+                        count: number;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    InsiderTrades: {
         parameters: {
             query?: {
                 ticker?: string;
-                signal_type?: components["schemas"]["SignalType"];
-                /** @description Page number, from 1. */
+                insider?: string;
+                transaction_code?: string;
+                from?: string;
+                to?: string;
                 page?: number;
-                /** @description Signals per page. */
                 limit?: number;
             };
             header?: never;
@@ -147,32 +3580,104 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description One page of signals. */
+            /** @description OK. */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["x-ratelimit-limit"];
+                    "x-ratelimit-remaining": components["headers"]["x-ratelimit-remaining"];
+                    "x-ratelimit-reset": components["headers"]["x-ratelimit-reset"];
+                    "x-usage-calls": components["headers"]["x-usage-calls"];
+                    "x-usage-allowance": components["headers"]["x-usage-allowance"];
+                    "x-usage-remaining": components["headers"]["x-usage-remaining"];
+                    "x-usage-overage": components["headers"]["x-usage-overage"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "trades": [
+                     *         {
+                     *           "id": "cbd1d324-3a12-4e7b-b2a1-9c8a93618609",
+                     *           "ticker": "V",
+                     *           "issuer_cik": "0001403161",
+                     *           "insider_name": "Reynolds Mohamed",
+                     *           "insider_cik": "0009448137",
+                     *           "insider_title": "Chief Executive Officer",
+                     *           "security_title": "Common Stock",
+                     *           "derivative": false,
+                     *           "transaction_date": "2026-11-23",
+                     *           "transaction_code": "F",
+                     *           "shares": 2329,
+                     *           "price_per_share": 22.15,
+                     *           "acquired_disposed": "D",
+                     *           "shares_owned_after": 22281,
+                     *           "direct_ownership": true,
+                     *           "rule_10b5_1": false,
+                     *           "accession_number": "0001403161-26-000034",
+                     *           "filing_url": "https://www.sec.gov/Archives/edgar/data/1403161/000140316126000034",
+                     *           "conversion_or_exercise_price": null,
+                     *           "exercise_date": null,
+                     *           "expiration_date": null,
+                     *           "underlying_security_title": null,
+                     *           "underlying_shares": null
+                     *         },
+                     *         {
+                     *           "id": "8662396f-de97-4394-95e5-1e56f0181631",
+                     *           "ticker": "MCD",
+                     *           "issuer_cik": "0000063908",
+                     *           "insider_name": "Veum Dana",
+                     *           "insider_cik": "0008023011",
+                     *           "insider_title": "Chief Operating Officer",
+                     *           "security_title": "Common Stock",
+                     *           "derivative": false,
+                     *           "transaction_date": "2026-11-23",
+                     *           "transaction_code": "A",
+                     *           "shares": 1931,
+                     *           "price_per_share": null,
+                     *           "acquired_disposed": "A",
+                     *           "shares_owned_after": 608277,
+                     *           "direct_ownership": false,
+                     *           "rule_10b5_1": false,
+                     *           "accession_number": "0000063908-26-000031",
+                     *           "filing_url": "https://www.sec.gov/Archives/edgar/data/63908/000006390826000031",
+                     *           "conversion_or_exercise_price": null,
+                     *           "exercise_date": null,
+                     *           "expiration_date": null,
+                     *           "underlying_security_title": null,
+                     *           "underlying_shares": null
+                     *         }
+                     *       ],
+                     *       "total": 100,
+                     *       "page": 1,
+                     *       "pages": 34,
+                     *       "total_is_estimate": false,
+                     *       "count": 3
+                     *     }
+                     */
                     "application/json": {
-                        signals: components["schemas"]["Signal"][];
+                        trades: components["schemas"]["InsiderTrade"][];
+                        /** @description Exact up to 10,000 matches (EXACT_TOTAL_LIMIT); above that an estimate and `totalIsEstimate` is true. */
                         total: number;
                         page: number;
                         pages: number;
+                        /** @description True when `total` and `totalPages` are not exact: past 10,000 matches the planner’s estimate (search: a lower bound). */
                         total_is_estimate: boolean;
+                        count: number;
                     };
                 };
             };
-            400: components["responses"]["Error"];
-            401: components["responses"]["Error"];
-            429: components["responses"]["Error"];
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
         };
     };
-    getWatchlist: {
+    CongressionalTradesSummary: {
         parameters: {
             query?: {
-                /** @description Page number, from 1. */
-                page?: number;
-                /** @description Entries per page. */
+                days?: number;
                 limit?: number;
             };
             header?: never;
@@ -181,29 +3686,1930 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description One page of the watchlist. */
+            /** @description OK. */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["x-ratelimit-limit"];
+                    "x-ratelimit-remaining": components["headers"]["x-ratelimit-remaining"];
+                    "x-ratelimit-reset": components["headers"]["x-ratelimit-reset"];
+                    "x-usage-calls": components["headers"]["x-usage-calls"];
+                    "x-usage-allowance": components["headers"]["x-usage-allowance"];
+                    "x-usage-remaining": components["headers"]["x-usage-remaining"];
+                    "x-usage-overage": components["headers"]["x-usage-overage"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "days": 3650,
+                     *       "from": "2016-11-26",
+                     *       "total_trades": 300,
+                     *       "top_members": [
+                     *         {
+                     *           "bioguide_id": "P001171",
+                     *           "member_name": "Veda Powlowski",
+                     *           "party": "R",
+                     *           "chamber": "senate",
+                     *           "trades": 22,
+                     *           "purchases": 8,
+                     *           "sales": 13
+                     *         },
+                     *         {
+                     *           "bioguide_id": "W000236",
+                     *           "member_name": "Mara Will",
+                     *           "party": "R",
+                     *           "chamber": "senate",
+                     *           "trades": 17,
+                     *           "purchases": 6,
+                     *           "sales": 11
+                     *         }
+                     *       ],
+                     *       "top_tickers": [
+                     *         {
+                     *           "ticker": "AAPL",
+                     *           "trades": 19,
+                     *           "purchases": 9,
+                     *           "sales": 9,
+                     *           "members": 16
+                     *         },
+                     *         {
+                     *           "ticker": "AMZN",
+                     *           "trades": 19,
+                     *           "purchases": 10,
+                     *           "sales": 8,
+                     *           "members": 17
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CongressionalTradeSummary"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    TickerSearch: {
+        parameters: {
+            query?: {
+                q?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["x-ratelimit-limit"];
+                    "x-ratelimit-remaining": components["headers"]["x-ratelimit-remaining"];
+                    "x-ratelimit-reset": components["headers"]["x-ratelimit-reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ticker": "TLT",
+                     *       "found": true,
+                     *       "profile": {
+                     *         "companyName": "iShares 20+ Year Treasury Bond ETF",
+                     *         "sector": "ETF",
+                     *         "industry": "Exchange Traded Fund",
+                     *         "marketCap": 55000000000,
+                     *         "ceo": null,
+                     *         "description": "iShares 20+ Year Treasury Bond ETF is an exchange-traded fund tracking long-dated US Treasury bonds.",
+                     *         "website": null,
+                     *         "employees": null,
+                     *         "headquarters": "New York, NY",
+                     *         "founded": null,
+                     *         "cik": "0001100663",
+                     *         "updatedAt": "2026-11-24T00:00:00.000Z"
+                     *       },
+                     *       "quote": {
+                     *         "price": 77.71,
+                     *         "change": 0.68,
+                     *         "changePct": 0.88,
+                     *         "as_of": "2026-11-23",
+                     *         "date": "2026-11-23",
+                     *         "previousClose": 77.03,
+                     *         "previousDate": "2026-11-20"
+                     *       },
+                     *       "summary": {
+                     *         "signals_total": 13,
+                     *         "signals_bullish": 5,
+                     *         "signals_bearish": 4,
+                     *         "signals_neutral": 4,
+                     *         "congress_trades": 0,
+                     *         "congress_buys": 0,
+                     *         "congress_sells": 0
+                     *       },
+                     *       "signals": [
+                     *         {
+                     *           "id": "818b53d5-b42f-490a-a292-ef8b02b48713",
+                     *           "ticker": "TLT",
+                     *           "company_name": "iShares 20+ Year Treasury Bond ETF",
+                     *           "signal_type": "macro",
+                     *           "filing_type": "FRED",
+                     *           "ai_summary": "FRED DGS2: the 2-year Treasury yield hit a 3-month extreme, a neutral read for the iShares 20+ Year Treasury Bond ETF (TLT).",
+                     *           "materiality_score": 66,
+                     *           "sentiment": "NEUTRAL",
+                     *           "urgent": false,
+                     *           "source_url": "https://fred.stlouisfed.org/series/DGS2",
+                     *           "created_at": "2026-11-23T23:53:11.216Z"
+                     *         },
+                     *         {
+                     *           "id": "9216fa55-d147-4372-b7fb-f2fe3c69a66b",
+                     *           "ticker": "TLT",
+                     *           "company_name": "iShares 20+ Year Treasury Bond ETF",
+                     *           "signal_type": "macro",
+                     *           "filing_type": "FRED",
+                     *           "ai_summary": "FRED DGS10: the 10-year Treasury yield moved 8 basis points in a week, a bearish read for the iShares 20+ Year Treasury Bond ETF (TLT).",
+                     *           "materiality_score": 52,
+                     *           "sentiment": "BEARISH",
+                     *           "urgent": false,
+                     *           "source_url": "https://fred.stlouisfed.org/series/DGS10",
+                     *           "created_at": "2026-11-23T10:16:56.828Z"
+                     *         }
+                     *       ],
+                     *       "congressional_trades": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Ticker"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    MemberSearch: {
+        parameters: {
+            query?: {
+                q?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["x-ratelimit-limit"];
+                    "x-ratelimit-remaining": components["headers"]["x-ratelimit-remaining"];
+                    "x-ratelimit-reset": components["headers"]["x-ratelimit-reset"];
+                    "x-usage-calls": components["headers"]["x-usage-calls"];
+                    "x-usage-allowance": components["headers"]["x-usage-allowance"];
+                    "x-usage-remaining": components["headers"]["x-usage-remaining"];
+                    "x-usage-overage": components["headers"]["x-usage-overage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "members": [
+                     *         {
+                     *           "bioguide_id": "S000599",
+                     *           "name": "Lue Smitham",
+                     *           "first_name": "Lue",
+                     *           "last_name": "Smitham",
+                     *           "party": "R",
+                     *           "chamber": "house",
+                     *           "state": "GA",
+                     *           "district": "GA03",
+                     *           "committees": [
+                     *             "Armed Services",
+                     *             "Ways and Means"
+                     *           ],
+                     *           "trades_count": 5,
+                     *           "similarity": 0.8333333134651184
+                     *         }
+                     *       ],
+                     *       "count": 1
+                     *     }
+                     */
                     "application/json": {
-                        watchlist: {
-                            ticker: string;
-                            company_name: string;
-                            /** Format: date-time */
-                            added_at: string;
+                        members: {
+                            bioguide_id: string;
+                            /** @description <first> <last> */
+                            name: string;
+                            first_name: string;
+                            last_name: string;
+                            /** @enum {string} */
+                            party: "D" | "R" | "I";
+                            /** @enum {string} */
+                            chamber: "house" | "senate";
+                            state: string;
+                            district: string | null;
+                            committees: string[];
+                            trades_count: number;
+                            /** @description How close the name is to the query, 0-1: word_similarity of each query word, averaged. */
+                            similarity: number;
                         }[];
                         count: number;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    Convergence: {
+        parameters: {
+            query?: {
+                limit?: number;
+                days?: number;
+                as_of?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["x-ratelimit-limit"];
+                    "x-ratelimit-remaining": components["headers"]["x-ratelimit-remaining"];
+                    "x-ratelimit-reset": components["headers"]["x-ratelimit-reset"];
+                    "x-usage-calls": components["headers"]["x-usage-calls"];
+                    "x-usage-allowance": components["headers"]["x-usage-allowance"];
+                    "x-usage-remaining": components["headers"]["x-usage-remaining"];
+                    "x-usage-overage": components["headers"]["x-usage-overage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "leads": [
+                     *         {
+                     *           "ticker": "META",
+                     *           "company_name": "Meta Platforms, Inc.",
+                     *           "congress_buys": 2,
+                     *           "total_signals": 9,
+                     *           "bullish_signals": 5,
+                     *           "bearish_signals": 0,
+                     *           "purchase_amount": 15008001,
+                     *           "congress_members": [
+                     *             "Maxie Kuhic",
+                     *             "Shelley Brekke"
+                     *           ],
+                     *           "score": 93.6,
+                     *           "score_breakdown": {
+                     *             "members": 2,
+                     *             "purchases": 9.97,
+                     *             "signals": 4.43
+                     *           },
+                     *           "first_purchase_date": "2026-09-04",
+                     *           "last_purchase_date": "2026-09-25",
+                     *           "last_signal_at": "2026-11-23T03:20:01.897Z",
+                     *           "purchases": [
+                     *             {
+                     *               "id": "743a1f3c-d537-4a1f-9bfb-813c02173c75",
+                     *               "member_name": "Shelley Brekke",
+                     *               "bioguide_id": "B000887",
+                     *               "party": "D",
+                     *               "chamber": "senate",
+                     *               "trade_date": "2026-09-25",
+                     *               "disclosure_date": "2026-10-12",
+                     *               "amount_range": "$5,000,001 - $25,000,000",
+                     *               "amount_low": 5000001,
+                     *               "amount_high": 25000000
+                     *             },
+                     *             {
+                     *               "id": "0e595bc6-a8da-4d9f-9a1f-851743477f8f",
+                     *               "member_name": "Maxie Kuhic",
+                     *               "bioguide_id": "K000481",
+                     *               "party": "R",
+                     *               "chamber": "senate",
+                     *               "trade_date": "2026-09-04",
+                     *               "disclosure_date": "2026-11-04",
+                     *               "amount_range": "$1,001 - $15,000",
+                     *               "amount_low": 1001,
+                     *               "amount_high": 15000
+                     *             }
+                     *           ],
+                     *           "signals": [
+                     *             {
+                     *               "id": "9e250696-9ba1-47ad-a4c6-bf9205aba0e4",
+                     *               "signal_type": "earnings_preview",
+                     *               "sentiment": "BULLISH",
+                     *               "materiality_score": 67,
+                     *               "created_at": "2026-11-23T03:20:01.897Z",
+                     *               "ai_summary": "Meta Platforms, Inc. (META) reports quarterly results on 2026-12-02; analysts expect EPS of $2.54, with estimates revised up this month."
+                     *             },
+                     *             {
+                     *               "id": "5b9bb929-b672-4fd3-a348-944f5b539ab6",
+                     *               "signal_type": "insider_buy",
+                     *               "sentiment": "BULLISH",
+                     *               "materiality_score": 80,
+                     *               "created_at": "2026-11-17T02:53:25.370Z",
+                     *               "ai_summary": "10% Owner Nikolas Johnston bought 8,930 shares of Meta Platforms, Inc. (META) at $45.38, an open-market purchase worth $405K."
+                     *             }
+                     *           ]
+                     *         },
+                     *         {
+                     *           "ticker": "NFLX",
+                     *           "company_name": "Netflix, Inc.",
+                     *           "congress_buys": 3,
+                     *           "total_signals": 2,
+                     *           "bullish_signals": 2,
+                     *           "bearish_signals": 0,
+                     *           "purchase_amount": 15016001.5,
+                     *           "congress_members": [
+                     *             "Jo O'Hara",
+                     *             "Kathlyn Collier"
+                     *           ],
+                     *           "score": 93.5,
+                     *           "score_breakdown": {
+                     *             "members": 3.17,
+                     *             "purchases": 9.97,
+                     *             "signals": 3.17
+                     *           },
+                     *           "first_purchase_date": "2026-09-17",
+                     *           "last_purchase_date": "2026-11-19",
+                     *           "last_signal_at": "2026-11-08T23:32:26.604Z",
+                     *           "purchases": [
+                     *             {
+                     *               "id": "b49c2add-ea60-47cc-ac0f-cd172cfff679",
+                     *               "member_name": "Jo O'Hara",
+                     *               "bioguide_id": "O000637",
+                     *               "party": "D",
+                     *               "chamber": "senate",
+                     *               "trade_date": "2026-11-19",
+                     *               "disclosure_date": "2026-11-21",
+                     *               "amount_range": "$1,001 - $15,000",
+                     *               "amount_low": 1001,
+                     *               "amount_high": 15000
+                     *             },
+                     *             {
+                     *               "id": "840c59de-5624-48c7-8532-5fd822bdb65a",
+                     *               "member_name": "Kathlyn Collier",
+                     *               "bioguide_id": "C000659",
+                     *               "party": "D",
+                     *               "chamber": "house",
+                     *               "trade_date": "2026-09-30",
+                     *               "disclosure_date": "2026-11-05",
+                     *               "amount_range": "$1,001 - $15,000",
+                     *               "amount_low": 1001,
+                     *               "amount_high": 15000
+                     *             }
+                     *           ],
+                     *           "signals": [
+                     *             {
+                     *               "id": "bf5913fb-dc68-4d2c-aca1-649eda491332",
+                     *               "signal_type": "sec_filing",
+                     *               "sentiment": "BULLISH",
+                     *               "materiality_score": 63,
+                     *               "created_at": "2026-11-08T23:32:26.604Z",
+                     *               "ai_summary": "Netflix, Inc. (NFLX) filed an 8-K (Item 2.02): it reported preliminary quarterly results above its guidance range."
+                     *             },
+                     *             {
+                     *               "id": "24b93501-2e0d-4b9f-8c8f-c9d1665d8907",
+                     *               "signal_type": "earnings_preview",
+                     *               "sentiment": "BULLISH",
+                     *               "materiality_score": 56,
+                     *               "created_at": "2026-10-01T04:34:19.927Z",
+                     *               "ai_summary": "Netflix, Inc. (NFLX) reports quarterly results on 2026-10-08; analysts expect EPS of $1.38, with estimates revised up this month."
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "window": {
+                     *         "from": "2026-08-25",
+                     *         "to": "2026-11-23",
+                     *         "days": 90,
+                     *         "basis": "newest_trade",
+                     *         "signals_from": "2026-08-25T00:00:00.000Z",
+                     *         "signals_until": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        leads: components["schemas"]["ConvergenceLead"][];
+                        window: components["schemas"]["ConvergenceWindow"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    Watchlist: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["x-ratelimit-limit"];
+                    "x-ratelimit-remaining": components["headers"]["x-ratelimit-remaining"];
+                    "x-ratelimit-reset": components["headers"]["x-ratelimit-reset"];
+                    "x-usage-calls": components["headers"]["x-usage-calls"];
+                    "x-usage-allowance": components["headers"]["x-usage-allowance"];
+                    "x-usage-remaining": components["headers"]["x-usage-remaining"];
+                    "x-usage-overage": components["headers"]["x-usage-overage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "watchlist": [
+                     *         {
+                     *           "ticker": "TLT",
+                     *           "company_name": "iShares 20+ Year Treasury Bond ETF",
+                     *           "added_at": "2026-11-24T22:15:24.298Z",
+                     *           "quote": {
+                     *             "price": 77.71,
+                     *             "change": 0.68,
+                     *             "changePct": 0.88,
+                     *             "as_of": "2026-11-23",
+                     *             "date": "2026-11-23",
+                     *             "previousClose": 77.03,
+                     *             "previousDate": "2026-11-20"
+                     *           },
+                     *           "latest_signal": {
+                     *             "id": "818b53d5-b42f-490a-a292-ef8b02b48713",
+                     *             "ticker": "TLT",
+                     *             "company_name": "iShares 20+ Year Treasury Bond ETF",
+                     *             "signal_type": "macro",
+                     *             "filing_type": "FRED",
+                     *             "ai_summary": "FRED DGS2: the 2-year Treasury yield hit a 3-month extreme, a neutral read for the iShares 20+ Year Treasury Bond ETF (TLT).",
+                     *             "materiality_score": 66,
+                     *             "sentiment": "NEUTRAL",
+                     *             "urgent": false,
+                     *             "source_url": "https://fred.stlouisfed.org/series/DGS2",
+                     *             "created_at": "2026-11-23T23:53:11.216Z"
+                     *           },
+                     *           "latest_congressional_trade": null
+                     *         }
+                     *       ],
+                     *       "count": 1,
+                     *       "total": 1,
+                     *       "page": 1,
+                     *       "pages": 1,
+                     *       "total_is_estimate": false
+                     *     }
+                     */
+                    "application/json": {
+                        watchlist: components["schemas"]["WatchlistEntry"][];
+                        count: number;
+                        /** @description Exact up to 10,000 matches (EXACT_TOTAL_LIMIT); above that an estimate and `totalIsEstimate` is true. */
                         total: number;
                         page: number;
                         pages: number;
+                        /** @description True when `total` and `totalPages` are not exact: past 10,000 matches the planner’s estimate (search: a lower bound). */
                         total_is_estimate: boolean;
                     };
                 };
             };
-            401: components["responses"]["Error"];
-            429: components["responses"]["Error"];
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    AddWatchlistEntry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    ticker?: string | null;
+                    company_name?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["x-ratelimit-limit"];
+                    "x-ratelimit-remaining": components["headers"]["x-ratelimit-remaining"];
+                    "x-ratelimit-reset": components["headers"]["x-ratelimit-reset"];
+                    "x-usage-calls": components["headers"]["x-usage-calls"];
+                    "x-usage-allowance": components["headers"]["x-usage-allowance"];
+                    "x-usage-remaining": components["headers"]["x-usage-remaining"];
+                    "x-usage-overage": components["headers"]["x-usage-overage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ticker": "TLT",
+                     *       "company_name": "iShares 20+ Year Treasury Bond ETF",
+                     *       "added_at": "2026-11-24T22:15:24.298Z",
+                     *       "quote": {
+                     *         "price": 77.71,
+                     *         "change": 0.68,
+                     *         "changePct": 0.88,
+                     *         "as_of": "2026-11-23",
+                     *         "date": "2026-11-23",
+                     *         "previousClose": 77.03,
+                     *         "previousDate": "2026-11-20"
+                     *       },
+                     *       "latest_signal": {
+                     *         "id": "818b53d5-b42f-490a-a292-ef8b02b48713",
+                     *         "ticker": "TLT",
+                     *         "company_name": "iShares 20+ Year Treasury Bond ETF",
+                     *         "signal_type": "macro",
+                     *         "filing_type": "FRED",
+                     *         "ai_summary": "FRED DGS2: the 2-year Treasury yield hit a 3-month extreme, a neutral read for the iShares 20+ Year Treasury Bond ETF (TLT).",
+                     *         "materiality_score": 66,
+                     *         "sentiment": "NEUTRAL",
+                     *         "urgent": false,
+                     *         "source_url": "https://fred.stlouisfed.org/series/DGS2",
+                     *         "created_at": "2026-11-23T23:53:11.216Z"
+                     *       },
+                     *       "latest_congressional_trade": null,
+                     *       "created": true
+                     *     }
+                     */
+                    "application/json": {
+                        ticker: string;
+                        company_name: string;
+                        /** Format: date-time */
+                        added_at: string;
+                        quote: components["schemas"]["Quote"] | null;
+                        latest_signal: components["schemas"]["Signal"] | null;
+                        latest_congressional_trade: components["schemas"]["CongressionalTrade"] | null;
+                        /** @description False when the ticker was already on the watchlist. */
+                        created: boolean;
+                    };
+                };
+            };
+            /** @description Created. */
+            201: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["x-ratelimit-limit"];
+                    "x-ratelimit-remaining": components["headers"]["x-ratelimit-remaining"];
+                    "x-ratelimit-reset": components["headers"]["x-ratelimit-reset"];
+                    "x-usage-calls": components["headers"]["x-usage-calls"];
+                    "x-usage-allowance": components["headers"]["x-usage-allowance"];
+                    "x-usage-remaining": components["headers"]["x-usage-remaining"];
+                    "x-usage-overage": components["headers"]["x-usage-overage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ticker": "TLT",
+                     *       "company_name": "iShares 20+ Year Treasury Bond ETF",
+                     *       "added_at": "2026-11-24T22:15:24.298Z",
+                     *       "quote": {
+                     *         "price": 77.71,
+                     *         "change": 0.68,
+                     *         "changePct": 0.88,
+                     *         "as_of": "2026-11-23",
+                     *         "date": "2026-11-23",
+                     *         "previousClose": 77.03,
+                     *         "previousDate": "2026-11-20"
+                     *       },
+                     *       "latest_signal": {
+                     *         "id": "818b53d5-b42f-490a-a292-ef8b02b48713",
+                     *         "ticker": "TLT",
+                     *         "company_name": "iShares 20+ Year Treasury Bond ETF",
+                     *         "signal_type": "macro",
+                     *         "filing_type": "FRED",
+                     *         "ai_summary": "FRED DGS2: the 2-year Treasury yield hit a 3-month extreme, a neutral read for the iShares 20+ Year Treasury Bond ETF (TLT).",
+                     *         "materiality_score": 66,
+                     *         "sentiment": "NEUTRAL",
+                     *         "urgent": false,
+                     *         "source_url": "https://fred.stlouisfed.org/series/DGS2",
+                     *         "created_at": "2026-11-23T23:53:11.216Z"
+                     *       },
+                     *       "latest_congressional_trade": null,
+                     *       "created": true
+                     *     }
+                     */
+                    "application/json": {
+                        ticker: string;
+                        company_name: string;
+                        /** Format: date-time */
+                        added_at: string;
+                        quote: components["schemas"]["Quote"] | null;
+                        latest_signal: components["schemas"]["Signal"] | null;
+                        latest_congressional_trade: components["schemas"]["CongressionalTrade"] | null;
+                        /** @description False when the ticker was already on the watchlist. */
+                        created: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            409: components["responses"]["Error409"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    RemoveWatchlistEntry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                ticker: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["x-ratelimit-limit"];
+                    "x-ratelimit-remaining": components["headers"]["x-ratelimit-remaining"];
+                    "x-ratelimit-reset": components["headers"]["x-ratelimit-reset"];
+                    "x-usage-calls": components["headers"]["x-usage-calls"];
+                    "x-usage-allowance": components["headers"]["x-usage-allowance"];
+                    "x-usage-remaining": components["headers"]["x-usage-remaining"];
+                    "x-usage-overage": components["headers"]["x-usage-overage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ticker": "TLT",
+                     *       "removed": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RemoveWatchlistEntryPayload"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    RemoveWatchlistEntryDelete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                ticker: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["x-ratelimit-limit"];
+                    "x-ratelimit-remaining": components["headers"]["x-ratelimit-remaining"];
+                    "x-ratelimit-reset": components["headers"]["x-ratelimit-reset"];
+                    "x-usage-calls": components["headers"]["x-usage-calls"];
+                    "x-usage-allowance": components["headers"]["x-usage-allowance"];
+                    "x-usage-remaining": components["headers"]["x-usage-remaining"];
+                    "x-usage-overage": components["headers"]["x-usage-overage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ticker": "TLT",
+                     *       "removed": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RemoveWatchlistEntryPayload"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    Enrich: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                ticker: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["x-ratelimit-limit"];
+                    "x-ratelimit-remaining": components["headers"]["x-ratelimit-remaining"];
+                    "x-ratelimit-reset": components["headers"]["x-ratelimit-reset"];
+                    "x-usage-calls": components["headers"]["x-usage-calls"];
+                    "x-usage-allowance": components["headers"]["x-usage-allowance"];
+                    "x-usage-remaining": components["headers"]["x-usage-remaining"];
+                    "x-usage-overage": components["headers"]["x-usage-overage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ticker": "TLT",
+                     *       "company_name": "iShares 20+ Year Treasury Bond ETF",
+                     *       "sector": "ETF",
+                     *       "industry": "Exchange Traded Fund",
+                     *       "market_cap": 55000000000,
+                     *       "ceo": null,
+                     *       "description": "iShares 20+ Year Treasury Bond ETF is an exchange-traded fund tracking long-dated US Treasury bonds.",
+                     *       "website": null,
+                     *       "employees": null,
+                     *       "headquarters": "New York, NY",
+                     *       "founded": null,
+                     *       "cik": "0001100663",
+                     *       "updated_at": "2026-11-24T00:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CompanyProfile2"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    Briefings: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["x-ratelimit-limit"];
+                    "x-ratelimit-remaining": components["headers"]["x-ratelimit-remaining"];
+                    "x-ratelimit-reset": components["headers"]["x-ratelimit-reset"];
+                    "x-usage-calls": components["headers"]["x-usage-calls"];
+                    "x-usage-allowance": components["headers"]["x-usage-allowance"];
+                    "x-usage-remaining": components["headers"]["x-usage-remaining"];
+                    "x-usage-overage": components["headers"]["x-usage-overage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "briefings": [
+                     *         {
+                     *           "date": "2026-11-24",
+                     *           "headline": "0 signals and 3 congressional trades",
+                     *           "signals_count": 0,
+                     *           "trades_count": 3,
+                     *           "url": "/api/briefings/2026-11-24"
+                     *         },
+                     *         {
+                     *           "date": "2026-11-23",
+                     *           "headline": "SPDR S&P 500 ETF Trust (SPY): macro data moves markets",
+                     *           "signals_count": 12,
+                     *           "trades_count": 2,
+                     *           "url": "/api/briefings/2026-11-23"
+                     *         }
+                     *       ],
+                     *       "total": 299,
+                     *       "page": 1,
+                     *       "pages": 10,
+                     *       "total_is_estimate": false
+                     *     }
+                     */
+                    "application/json": {
+                        briefings: components["schemas"]["BriefingSummary"][];
+                        /** @description Exact up to 10,000 matches (EXACT_TOTAL_LIMIT); above that an estimate and `totalIsEstimate` is true. */
+                        total: number;
+                        page: number;
+                        pages: number;
+                        /** @description True when `total` and `totalPages` are not exact: past 10,000 matches the planner’s estimate (search: a lower bound). */
+                        total_is_estimate: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    Briefing: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                date: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["x-ratelimit-limit"];
+                    "x-ratelimit-remaining": components["headers"]["x-ratelimit-remaining"];
+                    "x-ratelimit-reset": components["headers"]["x-ratelimit-reset"];
+                    "x-usage-calls": components["headers"]["x-usage-calls"];
+                    "x-usage-allowance": components["headers"]["x-usage-allowance"];
+                    "x-usage-remaining": components["headers"]["x-usage-remaining"];
+                    "x-usage-overage": components["headers"]["x-usage-overage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    PublicStats: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["x-ratelimit-limit"];
+                    "x-ratelimit-remaining": components["headers"]["x-ratelimit-remaining"];
+                    "x-ratelimit-reset": components["headers"]["x-ratelimit-reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "congressional_trades": 0,
+                     *       "signals_7d": 0,
+                     *       "members_tracked": 0,
+                     *       "tickers_tracked": 0,
+                     *       "last_updated": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicStats"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    WebhookEndpoints: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["x-ratelimit-limit"];
+                    "x-ratelimit-remaining": components["headers"]["x-ratelimit-remaining"];
+                    "x-ratelimit-reset": components["headers"]["x-ratelimit-reset"];
+                    "x-usage-calls": components["headers"]["x-usage-calls"];
+                    "x-usage-allowance": components["headers"]["x-usage-allowance"];
+                    "x-usage-remaining": components["headers"]["x-usage-remaining"];
+                    "x-usage-overage": components["headers"]["x-usage-overage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "webhooks": [
+                     *         {
+                     *           "id": "wh_1",
+                     *           "url": "http://127.0.0.1:9/hook",
+                     *           "description": "",
+                     *           "events": [
+                     *             "signal.created"
+                     *           ],
+                     *           "enabled": true,
+                     *           "disabled_reason": null,
+                     *           "failing_since": null,
+                     *           "previous_secret_expires_at": null,
+                     *           "created_at": "2026-11-24T22:15:29.654Z",
+                     *           "updated_at": "2026-11-24T22:15:29.654Z",
+                     *           "filters": {
+                     *             "tickers": [
+                     *               "AAPL"
+                     *             ],
+                     *             "signal_types": [],
+                     *             "chambers": [],
+                     *             "members": []
+                     *           }
+                     *         }
+                     *       ],
+                     *       "count": 1
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description The caller’s webhook endpoints, oldest first (at most 20). */
+                        webhooks: components["schemas"]["WebhookEndpoint"][];
+                        count: number;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    CreateWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    url?: string | null;
+                    events?: ("signal.created" | "congressional_trade.disclosed" | "insider_trade.filed" | "convergence_lead.changed" | "watchlist.activity" | "briefing.published" | "report.completed" | "report.failed" | "credits.low")[] | null;
+                    filters?: {
+                        tickers?: string[] | null;
+                        signal_types?: string[] | null;
+                        chambers?: string[] | null;
+                        members?: string[] | null;
+                    } | null;
+                    description?: string | null;
+                    enabled?: boolean | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["x-ratelimit-limit"];
+                    "x-ratelimit-remaining": components["headers"]["x-ratelimit-remaining"];
+                    "x-ratelimit-reset": components["headers"]["x-ratelimit-reset"];
+                    "x-usage-calls": components["headers"]["x-usage-calls"];
+                    "x-usage-allowance": components["headers"]["x-usage-allowance"];
+                    "x-usage-remaining": components["headers"]["x-usage-remaining"];
+                    "x-usage-overage": components["headers"]["x-usage-overage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "wh_1",
+                     *       "url": "http://127.0.0.1:9/hook",
+                     *       "description": "",
+                     *       "events": [
+                     *         "signal.created"
+                     *       ],
+                     *       "enabled": true,
+                     *       "disabled_reason": null,
+                     *       "failing_since": null,
+                     *       "previous_secret_expires_at": null,
+                     *       "created_at": "2026-11-24T22:15:29.654Z",
+                     *       "updated_at": "2026-11-24T22:15:29.654Z",
+                     *       "filters": {
+                     *         "tickers": [
+                     *           "AAPL"
+                     *         ],
+                     *         "signal_types": [],
+                     *         "chambers": [],
+                     *         "members": []
+                     *       },
+                     *       "secret": "whsec_r+h+v2okZ1wUUr/ZkRadYS3FNZ1JzgoiVwMMwyJagig="
+                     *     }
+                     */
+                    "application/json": {
+                        id: string;
+                        url: string;
+                        description: string;
+                        events: string[];
+                        enabled: boolean;
+                        /** @description Why the service disabled the endpoint (three days of failed deliveries). */
+                        disabled_reason: string | null;
+                        /**
+                         * Format: date-time
+                         * @description The first failed delivery since the last success.
+                         */
+                        failing_since: string | null;
+                        /**
+                         * Format: date-time
+                         * @description Until then the secret before the last rotation signs too.
+                         */
+                        previous_secret_expires_at: string | null;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                        filters: components["schemas"]["WebhookFilters"];
+                        /** @description The signing secret (whsec_…): shown here only. */
+                        secret: string;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            409: components["responses"]["Error409"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    WebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["x-ratelimit-limit"];
+                    "x-ratelimit-remaining": components["headers"]["x-ratelimit-remaining"];
+                    "x-ratelimit-reset": components["headers"]["x-ratelimit-reset"];
+                    "x-usage-calls": components["headers"]["x-usage-calls"];
+                    "x-usage-allowance": components["headers"]["x-usage-allowance"];
+                    "x-usage-remaining": components["headers"]["x-usage-remaining"];
+                    "x-usage-overage": components["headers"]["x-usage-overage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "wh_1",
+                     *       "url": "http://127.0.0.1:9/hook",
+                     *       "description": "",
+                     *       "events": [
+                     *         "signal.created"
+                     *       ],
+                     *       "enabled": true,
+                     *       "disabled_reason": null,
+                     *       "failing_since": null,
+                     *       "previous_secret_expires_at": null,
+                     *       "created_at": "2026-11-24T22:15:29.654Z",
+                     *       "updated_at": "2026-11-24T22:15:29.654Z",
+                     *       "filters": {
+                     *         "tickers": [
+                     *           "AAPL"
+                     *         ],
+                     *         "signal_types": [],
+                     *         "chambers": [],
+                     *         "members": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    DeleteWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["x-ratelimit-limit"];
+                    "x-ratelimit-remaining": components["headers"]["x-ratelimit-remaining"];
+                    "x-ratelimit-reset": components["headers"]["x-ratelimit-reset"];
+                    "x-usage-calls": components["headers"]["x-usage-calls"];
+                    "x-usage-allowance": components["headers"]["x-usage-allowance"];
+                    "x-usage-remaining": components["headers"]["x-usage-remaining"];
+                    "x-usage-overage": components["headers"]["x-usage-overage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "wh_1",
+                     *       "deleted": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DeletedWebhookEndpoint"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    UpdateWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    url?: string | null;
+                    events?: ("signal.created" | "congressional_trade.disclosed" | "insider_trade.filed" | "convergence_lead.changed" | "watchlist.activity" | "briefing.published" | "report.completed" | "report.failed" | "credits.low")[] | null;
+                    filters?: {
+                        tickers?: string[] | null;
+                        signal_types?: string[] | null;
+                        chambers?: string[] | null;
+                        members?: string[] | null;
+                    } | null;
+                    description?: string | null;
+                    enabled?: boolean | null;
+                };
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["x-ratelimit-limit"];
+                    "x-ratelimit-remaining": components["headers"]["x-ratelimit-remaining"];
+                    "x-ratelimit-reset": components["headers"]["x-ratelimit-reset"];
+                    "x-usage-calls": components["headers"]["x-usage-calls"];
+                    "x-usage-allowance": components["headers"]["x-usage-allowance"];
+                    "x-usage-remaining": components["headers"]["x-usage-remaining"];
+                    "x-usage-overage": components["headers"]["x-usage-overage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "wh_1",
+                     *       "url": "http://127.0.0.1:9/hook",
+                     *       "description": "orders desk",
+                     *       "events": [
+                     *         "signal.created"
+                     *       ],
+                     *       "enabled": true,
+                     *       "disabled_reason": null,
+                     *       "failing_since": null,
+                     *       "previous_secret_expires_at": null,
+                     *       "created_at": "2026-11-24T22:15:29.654Z",
+                     *       "updated_at": "2026-11-24T22:15:30.079Z",
+                     *       "filters": {
+                     *         "tickers": [
+                     *           "AAPL"
+                     *         ],
+                     *         "signal_types": [],
+                     *         "chambers": [],
+                     *         "members": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    RotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["x-ratelimit-limit"];
+                    "x-ratelimit-remaining": components["headers"]["x-ratelimit-remaining"];
+                    "x-ratelimit-reset": components["headers"]["x-ratelimit-reset"];
+                    "x-usage-calls": components["headers"]["x-usage-calls"];
+                    "x-usage-allowance": components["headers"]["x-usage-allowance"];
+                    "x-usage-remaining": components["headers"]["x-usage-remaining"];
+                    "x-usage-overage": components["headers"]["x-usage-overage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "wh_1",
+                     *       "previous_secret_expires_at": "2026-11-25T22:15:30.111Z",
+                     *       "secret": "whsec_kRYaNHZEKh3YL/SpUP1eGTPHcKDpHNr+J3douCbD1FY="
+                     *     }
+                     */
+                    "application/json": {
+                        id: string;
+                        /**
+                         * Format: date-time
+                         * @description Until then the secret before the last rotation signs too.
+                         */
+                        previous_secret_expires_at: string | null;
+                        /** @description The signing secret (whsec_…): shown here only. */
+                        secret: string;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    TestWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accepted. */
+            202: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["x-ratelimit-limit"];
+                    "x-ratelimit-remaining": components["headers"]["x-ratelimit-remaining"];
+                    "x-ratelimit-reset": components["headers"]["x-ratelimit-reset"];
+                    "x-usage-calls": components["headers"]["x-usage-calls"];
+                    "x-usage-allowance": components["headers"]["x-usage-allowance"];
+                    "x-usage-remaining": components["headers"]["x-usage-remaining"];
+                    "x-usage-overage": components["headers"]["x-usage-overage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "delivery": {
+                     *         "id": "whd_1",
+                     *         "event_id": "msg_dc744b14e16d49d4a8d6e8e710058cac",
+                     *         "event_type": "ping",
+                     *         "status": "pending",
+                     *         "attempts": 0,
+                     *         "response_code": null,
+                     *         "latency_ms": null,
+                     *         "error": null,
+                     *         "next_attempt_at": "2026-11-24T22:15:30.224Z",
+                     *         "last_attempt_at": null,
+                     *         "delivered_at": null,
+                     *         "created_at": "2026-11-24T22:15:30.224Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        delivery: components["schemas"]["WebhookDelivery"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    WebhookDeliveries: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["x-ratelimit-limit"];
+                    "x-ratelimit-remaining": components["headers"]["x-ratelimit-remaining"];
+                    "x-ratelimit-reset": components["headers"]["x-ratelimit-reset"];
+                    "x-usage-calls": components["headers"]["x-usage-calls"];
+                    "x-usage-allowance": components["headers"]["x-usage-allowance"];
+                    "x-usage-remaining": components["headers"]["x-usage-remaining"];
+                    "x-usage-overage": components["headers"]["x-usage-overage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "deliveries": [
+                     *         {
+                     *           "id": "whd_1",
+                     *           "event_id": "msg_dc744b14e16d49d4a8d6e8e710058cac",
+                     *           "event_type": "ping",
+                     *           "status": "pending",
+                     *           "attempts": 0,
+                     *           "response_code": null,
+                     *           "latency_ms": null,
+                     *           "error": null,
+                     *           "next_attempt_at": "2026-11-24T22:15:30.224Z",
+                     *           "last_attempt_at": null,
+                     *           "delivered_at": null,
+                     *           "created_at": "2026-11-24T22:15:30.224Z"
+                     *         }
+                     *       ],
+                     *       "total": 1,
+                     *       "page": 1,
+                     *       "pages": 1,
+                     *       "total_is_estimate": false
+                     *     }
+                     */
+                    "application/json": {
+                        deliveries: components["schemas"]["WebhookDelivery"][];
+                        /** @description Exact up to 10,000 matches (EXACT_TOTAL_LIMIT); above that an estimate and `totalIsEstimate` is true. */
+                        total: number;
+                        page: number;
+                        pages: number;
+                        /** @description True when `total` and `totalPages` are not exact: past 10,000 matches the planner’s estimate (search: a lower bound). */
+                        total_is_estimate: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    RetryWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                delivery: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accepted. */
+            202: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["x-ratelimit-limit"];
+                    "x-ratelimit-remaining": components["headers"]["x-ratelimit-remaining"];
+                    "x-ratelimit-reset": components["headers"]["x-ratelimit-reset"];
+                    "x-usage-calls": components["headers"]["x-usage-calls"];
+                    "x-usage-allowance": components["headers"]["x-usage-allowance"];
+                    "x-usage-remaining": components["headers"]["x-usage-remaining"];
+                    "x-usage-overage": components["headers"]["x-usage-overage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "delivery": {
+                     *         "id": "whd_1",
+                     *         "event_id": "msg_dc744b14e16d49d4a8d6e8e710058cac",
+                     *         "event_type": "ping",
+                     *         "status": "pending",
+                     *         "attempts": 0,
+                     *         "response_code": null,
+                     *         "latency_ms": null,
+                     *         "error": null,
+                     *         "next_attempt_at": "2026-11-24T22:15:30.456Z",
+                     *         "last_attempt_at": null,
+                     *         "delivered_at": null,
+                     *         "created_at": "2026-11-24T22:15:30.224Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        delivery: components["schemas"]["WebhookDelivery"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    ReplayWebhookEvents: {
+        parameters: {
+            query?: {
+                since?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accepted. */
+            202: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["x-ratelimit-limit"];
+                    "x-ratelimit-remaining": components["headers"]["x-ratelimit-remaining"];
+                    "x-ratelimit-reset": components["headers"]["x-ratelimit-reset"];
+                    "x-usage-calls": components["headers"]["x-usage-calls"];
+                    "x-usage-allowance": components["headers"]["x-usage-allowance"];
+                    "x-usage-remaining": components["headers"]["x-usage-remaining"];
+                    "x-usage-overage": components["headers"]["x-usage-overage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "queued": 0,
+                     *       "since": "2020-01-01T00:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ReplayedWebhookEvents"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    Login: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    email: string;
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["x-ratelimit-limit"];
+                    "x-ratelimit-remaining": components["headers"]["x-ratelimit-remaining"];
+                    "x-ratelimit-reset": components["headers"]["x-ratelimit-reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "token": "eyJhbGciOiJIUzI1NiIsImtpZCI6IjY3NDdkMmZkZmEyOSIsInR5cCI6IkpXVCJ9.eyJzdWIiOiI0YjFhMWYxOC0wNzAyLTRlMDctOTg1Yy1mY2UxZmE1MDlmNjciLCJpc3MiOiJkYXRhLWdyYXBoIiwiaWF0IjoxNzk1NTU4NTMxLCJleHAiOjE3OTU1NjIxMzF9.xBUaI9etRDRyiSwb9dd5n_Vo3z0P-IshxiLdE-AYyPQ",
+                     *       "token_type": "Bearer",
+                     *       "expires_at": "2026-11-24T23:15:31.000Z",
+                     *       "account": {
+                     *         "id": "4b1a1f18-0702-4e07-985c-fce1fa509f67",
+                     *         "email": "openapi-1795558530780@example.com",
+                     *         "plan": "professional"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        token: string;
+                        /** @constant */
+                        token_type: "Bearer";
+                        /** Format: date-time */
+                        expires_at: string;
+                        account: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: email */
+                            email: string;
+                            /** @enum {string} */
+                            plan: "analyst" | "professional" | "institutional";
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            409: components["responses"]["Error409"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    ApiKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["x-ratelimit-limit"];
+                    "x-ratelimit-remaining": components["headers"]["x-ratelimit-remaining"];
+                    "x-ratelimit-reset": components["headers"]["x-ratelimit-reset"];
+                    "x-usage-calls": components["headers"]["x-usage-calls"];
+                    "x-usage-allowance": components["headers"]["x-usage-allowance"];
+                    "x-usage-remaining": components["headers"]["x-usage-remaining"];
+                    "x-usage-overage": components["headers"]["x-usage-overage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "keys": [
+                     *         {
+                     *           "id": "40fca9ba-74b8-405d-bd2a-1d09f69f32b6",
+                     *           "name": "default",
+                     *           "mode": "live",
+                     *           "prefix": "sk_live_qKzl",
+                     *           "created_at": "2026-11-24T22:15:30.787Z",
+                     *           "last_used_at": null,
+                     *           "revoked_at": null,
+                     *           "calls_used": 0
+                     *         },
+                     *         {
+                     *           "id": "82d8bfb0-bf13-4332-8def-07d6c8bf907b",
+                     *           "name": "ci",
+                     *           "mode": "sandbox",
+                     *           "prefix": "sk_test_lHWU",
+                     *           "created_at": "2026-11-24T22:15:32.164Z",
+                     *           "last_used_at": null,
+                     *           "revoked_at": null,
+                     *           "calls_used": 0
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        keys: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            /** @enum {string} */
+                            mode: "live" | "sandbox";
+                            prefix: string;
+                            /** Format: date-time */
+                            created_at: string;
+                            last_used_at: string | null;
+                            revoked_at: string | null;
+                            calls_used: number;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    CreateApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @default default */
+                    name?: string;
+                    /**
+                     * @default live
+                     * @enum {string}
+                     */
+                    mode?: "live" | "sandbox";
+                };
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["x-ratelimit-limit"];
+                    "x-ratelimit-remaining": components["headers"]["x-ratelimit-remaining"];
+                    "x-ratelimit-reset": components["headers"]["x-ratelimit-reset"];
+                    "x-usage-calls": components["headers"]["x-usage-calls"];
+                    "x-usage-allowance": components["headers"]["x-usage-allowance"];
+                    "x-usage-remaining": components["headers"]["x-usage-remaining"];
+                    "x-usage-overage": components["headers"]["x-usage-overage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "82d8bfb0-bf13-4332-8def-07d6c8bf907b",
+                     *       "name": "ci",
+                     *       "mode": "sandbox",
+                     *       "prefix": "sk_test_lHWU",
+                     *       "created_at": "2026-11-24T22:15:32.164Z",
+                     *       "last_used_at": null,
+                     *       "revoked_at": null,
+                     *       "calls_used": 0,
+                     *       "key": "sk_test_lHWUrIoU6MVOpBfdi5kmaLnK1D9o256ZEaUjfDvj9e4"
+                     *     }
+                     */
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        name: string;
+                        /** @enum {string} */
+                        mode: "live" | "sandbox";
+                        prefix: string;
+                        /** Format: date-time */
+                        created_at: string;
+                        last_used_at: string | null;
+                        revoked_at: string | null;
+                        calls_used: number;
+                        key: string;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            409: components["responses"]["Error409"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    RevokeApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["x-ratelimit-limit"];
+                    "x-ratelimit-remaining": components["headers"]["x-ratelimit-remaining"];
+                    "x-ratelimit-reset": components["headers"]["x-ratelimit-reset"];
+                    "x-usage-calls": components["headers"]["x-usage-calls"];
+                    "x-usage-allowance": components["headers"]["x-usage-allowance"];
+                    "x-usage-remaining": components["headers"]["x-usage-remaining"];
+                    "x-usage-overage": components["headers"]["x-usage-overage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "82d8bfb0-bf13-4332-8def-07d6c8bf907b",
+                     *       "name": "ci",
+                     *       "mode": "sandbox",
+                     *       "prefix": "sk_test_lHWU",
+                     *       "created_at": "2026-11-24T22:15:32.164Z",
+                     *       "last_used_at": null,
+                     *       "revoked_at": "2026-11-24T22:15:32.220Z",
+                     *       "calls_used": 0
+                     *     }
+                     */
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        name: string;
+                        /** @enum {string} */
+                        mode: "live" | "sandbox";
+                        prefix: string;
+                        /** Format: date-time */
+                        created_at: string;
+                        last_used_at: string | null;
+                        revoked_at: string | null;
+                        calls_used: number;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    Usage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["x-ratelimit-limit"];
+                    "x-ratelimit-remaining": components["headers"]["x-ratelimit-remaining"];
+                    "x-ratelimit-reset": components["headers"]["x-ratelimit-reset"];
+                    "x-usage-calls": components["headers"]["x-usage-calls"];
+                    "x-usage-allowance": components["headers"]["x-usage-allowance"];
+                    "x-usage-remaining": components["headers"]["x-usage-remaining"];
+                    "x-usage-overage": components["headers"]["x-usage-overage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "mode": "live",
+                     *       "plan": "institutional",
+                     *       "period": {
+                     *         "start": "2026-11-24T00:00:00.000Z",
+                     *         "end": "2026-11-25T00:00:00.000Z"
+                     *       },
+                     *       "calls": 1,
+                     *       "allowance": 100000,
+                     *       "remaining": 99999,
+                     *       "overage_calls": 0,
+                     *       "overage_cost": 0,
+                     *       "overage_price_per_call": 0.01
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {string} */
+                        mode: "live" | "sandbox";
+                        /** @enum {string} */
+                        plan: "analyst" | "professional" | "institutional";
+                        period: {
+                            start: string | null;
+                            end: string | null;
+                        };
+                        calls: number;
+                        allowance: number;
+                        remaining: number;
+                        overage_calls: number;
+                        overage_cost: number;
+                        overage_price_per_call: number;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    ReportDownload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["x-ratelimit-limit"];
+                    "x-ratelimit-remaining": components["headers"]["x-ratelimit-remaining"];
+                    "x-ratelimit-reset": components["headers"]["x-ratelimit-reset"];
+                    "x-usage-calls": components["headers"]["x-usage-calls"];
+                    "x-usage-allowance": components["headers"]["x-usage-allowance"];
+                    "x-usage-remaining": components["headers"]["x-usage-remaining"];
+                    "x-usage-overage": components["headers"]["x-usage-overage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "application/json": string;
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
         };
     };
 }
