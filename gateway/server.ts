@@ -141,7 +141,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   registerRequestTextCheck(app);
   registerAnonymousLimits(app, { limits, guard });
   registerAccountRoutes(app, { control, sessions, limits, meter, login: options.login });
-  registerUsageRoute(app, meter);
+  registerUsageRoute(app, meter, control);
   app.decorate('usageMeter', meter);
   registerMetrics(app, { token: options.metricsToken ?? env.METRICS_TOKEN, databases, meter });
   // Live usage counted in memory is written before the server (and then its databases) closes.
