@@ -78,4 +78,12 @@ export default tseslint.config(
     files: ['test/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
+  {
+    // The account dashboard's browser module, served as written (gateway/account/page.ts): the browser's globals.
+    files: ['gateway/account/assets/**/*.js'],
+    languageOptions: {
+      sourceType: 'module',
+      globals: { document: 'readonly', fetch: 'readonly', navigator: 'readonly', FormData: 'readonly' },
+    },
+  },
 );

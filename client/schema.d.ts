@@ -729,6 +729,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/usage/daily": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account's calls per UTC day, oldest first, in the credential's mode. */
+        get: operations["DailyUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/reports/{id}/download": {
         parameters: {
             query?: never;
@@ -753,7 +770,7 @@ export interface components {
         /** @description Every error answers with this body. */
         Error: {
             /** @enum {string} */
-            error: "invalid_parameter" | "unauthorized" | "plan_required" | "trial_limit_reached" | "live_credential_required" | "not_found" | "method_not_allowed" | "conflict" | "rate_limited" | "internal_error" | "database_unavailable" | "service_unavailable";
+            error: "invalid_parameter" | "unauthorized" | "plan_required" | "trial_limit_reached" | "live_credential_required" | "csrf_token_invalid" | "signup_closed" | "not_found" | "method_not_allowed" | "conflict" | "rate_limited" | "internal_error" | "database_unavailable" | "service_unavailable";
             message: string;
             details?: {
                 [key: string]: string;
@@ -1377,7 +1394,7 @@ export interface components {
             content: {
                 "application/json": components["schemas"]["Error"] & {
                     /** @enum {unknown} */
-                    error?: "plan_required" | "trial_limit_reached" | "live_credential_required";
+                    error?: "plan_required" | "trial_limit_reached" | "live_credential_required" | "csrf_token_invalid" | "signup_closed";
                 };
             };
         };
@@ -2609,8 +2626,8 @@ export interface operations {
                      *           "tags": [
                      *             "q4"
                      *           ],
-                     *           "created_at": "2026-11-24T22:15:28.744Z",
-                     *           "updated_at": "2026-11-24T22:15:28.744Z"
+                     *           "created_at": "2026-11-24T22:34:52.427Z",
+                     *           "updated_at": "2026-11-24T22:34:52.427Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -2689,8 +2706,8 @@ export interface operations {
                      *         "tags": [
                      *           "q4"
                      *         ],
-                     *         "created_at": "2026-11-24T22:15:28.744Z",
-                     *         "updated_at": "2026-11-24T22:15:28.744Z"
+                     *         "created_at": "2026-11-24T22:34:52.427Z",
+                     *         "updated_at": "2026-11-24T22:34:52.427Z"
                      *       }
                      *     }
                      */
@@ -2727,8 +2744,8 @@ export interface operations {
                      *         "tags": [
                      *           "q4"
                      *         ],
-                     *         "created_at": "2026-11-24T22:15:28.744Z",
-                     *         "updated_at": "2026-11-24T22:15:28.744Z"
+                     *         "created_at": "2026-11-24T22:34:52.427Z",
+                     *         "updated_at": "2026-11-24T22:34:52.427Z"
                      *       }
                      *     }
                      */
@@ -2785,8 +2802,8 @@ export interface operations {
                      *         "tags": [
                      *           "q4"
                      *         ],
-                     *         "created_at": "2026-11-24T22:15:28.744Z",
-                     *         "updated_at": "2026-11-24T22:15:28.744Z"
+                     *         "created_at": "2026-11-24T22:34:52.427Z",
+                     *         "updated_at": "2026-11-24T22:34:52.427Z"
                      *       }
                      *     }
                      */
@@ -2843,8 +2860,8 @@ export interface operations {
                      *         "tags": [
                      *           "q4"
                      *         ],
-                     *         "created_at": "2026-11-24T22:15:28.744Z",
-                     *         "updated_at": "2026-11-24T22:15:29.280Z"
+                     *         "created_at": "2026-11-24T22:34:52.427Z",
+                     *         "updated_at": "2026-11-24T22:34:52.501Z"
                      *       }
                      *     }
                      */
@@ -2912,8 +2929,8 @@ export interface operations {
                      *         "tags": [
                      *           "q4"
                      *         ],
-                     *         "created_at": "2026-11-24T22:15:28.744Z",
-                     *         "updated_at": "2026-11-24T22:15:29.280Z"
+                     *         "created_at": "2026-11-24T22:34:52.427Z",
+                     *         "updated_at": "2026-11-24T22:34:52.501Z"
                      *       }
                      *     }
                      */
@@ -2989,7 +3006,7 @@ export interface operations {
                      *         "progress": 0,
                      *         "row_count": 0,
                      *         "error": null,
-                     *         "created_at": "2026-11-24T22:15:29.426Z",
+                     *         "created_at": "2026-11-24T22:34:52.570Z",
                      *         "started_at": null,
                      *         "completed_at": null,
                      *         "download_url": null
@@ -3055,8 +3072,8 @@ export interface operations {
                      *           "progress": 0,
                      *           "row_count": 0,
                      *           "error": null,
-                     *           "created_at": "2026-11-24T22:15:29.426Z",
-                     *           "started_at": "2026-11-24T22:15:29.435Z",
+                     *           "created_at": "2026-11-24T22:34:52.570Z",
+                     *           "started_at": "2026-11-24T22:34:52.574Z",
                      *           "completed_at": null,
                      *           "download_url": null
                      *         }
@@ -3132,8 +3149,8 @@ export interface operations {
                      *         "progress": 99,
                      *         "row_count": 40,
                      *         "error": null,
-                     *         "created_at": "2026-11-24T22:15:29.426Z",
-                     *         "started_at": "2026-11-24T22:15:29.435Z",
+                     *         "created_at": "2026-11-24T22:34:52.570Z",
+                     *         "started_at": "2026-11-24T22:34:52.574Z",
                      *         "completed_at": null,
                      *         "download_url": null
                      *       }
@@ -4144,7 +4161,7 @@ export interface operations {
                      *         {
                      *           "ticker": "TLT",
                      *           "company_name": "iShares 20+ Year Treasury Bond ETF",
-                     *           "added_at": "2026-11-24T22:15:24.298Z",
+                     *           "added_at": "2026-11-24T22:34:51.507Z",
                      *           "quote": {
                      *             "price": 77.71,
                      *             "change": 0.68,
@@ -4230,7 +4247,7 @@ export interface operations {
                      * @example {
                      *       "ticker": "TLT",
                      *       "company_name": "iShares 20+ Year Treasury Bond ETF",
-                     *       "added_at": "2026-11-24T22:15:24.298Z",
+                     *       "added_at": "2026-11-24T22:34:51.507Z",
                      *       "quote": {
                      *         "price": 77.71,
                      *         "change": 0.68,
@@ -4287,7 +4304,7 @@ export interface operations {
                      * @example {
                      *       "ticker": "TLT",
                      *       "company_name": "iShares 20+ Year Treasury Bond ETF",
-                     *       "added_at": "2026-11-24T22:15:24.298Z",
+                     *       "added_at": "2026-11-24T22:34:51.507Z",
                      *       "quote": {
                      *         "price": 77.71,
                      *         "change": 0.68,
@@ -4650,8 +4667,8 @@ export interface operations {
                      *           "disabled_reason": null,
                      *           "failing_since": null,
                      *           "previous_secret_expires_at": null,
-                     *           "created_at": "2026-11-24T22:15:29.654Z",
-                     *           "updated_at": "2026-11-24T22:15:29.654Z",
+                     *           "created_at": "2026-11-24T22:34:52.722Z",
+                     *           "updated_at": "2026-11-24T22:34:52.722Z",
                      *           "filters": {
                      *             "tickers": [
                      *               "AAPL"
@@ -4729,8 +4746,8 @@ export interface operations {
                      *       "disabled_reason": null,
                      *       "failing_since": null,
                      *       "previous_secret_expires_at": null,
-                     *       "created_at": "2026-11-24T22:15:29.654Z",
-                     *       "updated_at": "2026-11-24T22:15:29.654Z",
+                     *       "created_at": "2026-11-24T22:34:52.722Z",
+                     *       "updated_at": "2026-11-24T22:34:52.722Z",
                      *       "filters": {
                      *         "tickers": [
                      *           "AAPL"
@@ -4739,7 +4756,7 @@ export interface operations {
                      *         "chambers": [],
                      *         "members": []
                      *       },
-                     *       "secret": "whsec_r+h+v2okZ1wUUr/ZkRadYS3FNZ1JzgoiVwMMwyJagig="
+                     *       "secret": "whsec_zt+h/wFb4Y4pv72pyiwYgVgcp2+urxqdoLiaR25r4FE="
                      *     }
                      */
                     "application/json": {
@@ -4815,8 +4832,8 @@ export interface operations {
                      *       "disabled_reason": null,
                      *       "failing_since": null,
                      *       "previous_secret_expires_at": null,
-                     *       "created_at": "2026-11-24T22:15:29.654Z",
-                     *       "updated_at": "2026-11-24T22:15:29.654Z",
+                     *       "created_at": "2026-11-24T22:34:52.722Z",
+                     *       "updated_at": "2026-11-24T22:34:52.722Z",
                      *       "filters": {
                      *         "tickers": [
                      *           "AAPL"
@@ -4933,8 +4950,8 @@ export interface operations {
                      *       "disabled_reason": null,
                      *       "failing_since": null,
                      *       "previous_secret_expires_at": null,
-                     *       "created_at": "2026-11-24T22:15:29.654Z",
-                     *       "updated_at": "2026-11-24T22:15:30.079Z",
+                     *       "created_at": "2026-11-24T22:34:52.722Z",
+                     *       "updated_at": "2026-11-24T22:34:52.841Z",
                      *       "filters": {
                      *         "tickers": [
                      *           "AAPL"
@@ -4985,8 +5002,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "id": "wh_1",
-                     *       "previous_secret_expires_at": "2026-11-25T22:15:30.111Z",
-                     *       "secret": "whsec_kRYaNHZEKh3YL/SpUP1eGTPHcKDpHNr+J3douCbD1FY="
+                     *       "previous_secret_expires_at": "2026-11-25T22:34:52.866Z",
+                     *       "secret": "whsec_+i5E+NDNKS22Yf8EfeARNXqE3e9335GADxi61kXm8DY="
                      *     }
                      */
                     "application/json": {
@@ -5039,17 +5056,17 @@ export interface operations {
                      * @example {
                      *       "delivery": {
                      *         "id": "whd_1",
-                     *         "event_id": "msg_dc744b14e16d49d4a8d6e8e710058cac",
+                     *         "event_id": "msg_412928bcd27f465985fb1a7ec2a0a0dd",
                      *         "event_type": "ping",
                      *         "status": "pending",
                      *         "attempts": 0,
                      *         "response_code": null,
                      *         "latency_ms": null,
                      *         "error": null,
-                     *         "next_attempt_at": "2026-11-24T22:15:30.224Z",
+                     *         "next_attempt_at": "2026-11-24T22:34:52.895Z",
                      *         "last_attempt_at": null,
                      *         "delivered_at": null,
-                     *         "created_at": "2026-11-24T22:15:30.224Z"
+                     *         "created_at": "2026-11-24T22:34:52.895Z"
                      *       }
                      *     }
                      */
@@ -5100,17 +5117,17 @@ export interface operations {
                      *       "deliveries": [
                      *         {
                      *           "id": "whd_1",
-                     *           "event_id": "msg_dc744b14e16d49d4a8d6e8e710058cac",
+                     *           "event_id": "msg_412928bcd27f465985fb1a7ec2a0a0dd",
                      *           "event_type": "ping",
                      *           "status": "pending",
                      *           "attempts": 0,
                      *           "response_code": null,
                      *           "latency_ms": null,
                      *           "error": null,
-                     *           "next_attempt_at": "2026-11-24T22:15:30.224Z",
+                     *           "next_attempt_at": "2026-11-24T22:34:52.895Z",
                      *           "last_attempt_at": null,
                      *           "delivered_at": null,
-                     *           "created_at": "2026-11-24T22:15:30.224Z"
+                     *           "created_at": "2026-11-24T22:34:52.895Z"
                      *         }
                      *       ],
                      *       "total": 1,
@@ -5168,17 +5185,17 @@ export interface operations {
                      * @example {
                      *       "delivery": {
                      *         "id": "whd_1",
-                     *         "event_id": "msg_dc744b14e16d49d4a8d6e8e710058cac",
+                     *         "event_id": "msg_412928bcd27f465985fb1a7ec2a0a0dd",
                      *         "event_type": "ping",
                      *         "status": "pending",
                      *         "attempts": 0,
                      *         "response_code": null,
                      *         "latency_ms": null,
                      *         "error": null,
-                     *         "next_attempt_at": "2026-11-24T22:15:30.456Z",
+                     *         "next_attempt_at": "2026-11-24T22:34:52.983Z",
                      *         "last_attempt_at": null,
                      *         "delivered_at": null,
-                     *         "created_at": "2026-11-24T22:15:30.224Z"
+                     *         "created_at": "2026-11-24T22:34:52.895Z"
                      *       }
                      *     }
                      */
@@ -5269,12 +5286,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "token": "eyJhbGciOiJIUzI1NiIsImtpZCI6IjY3NDdkMmZkZmEyOSIsInR5cCI6IkpXVCJ9.eyJzdWIiOiI0YjFhMWYxOC0wNzAyLTRlMDctOTg1Yy1mY2UxZmE1MDlmNjciLCJpc3MiOiJkYXRhLWdyYXBoIiwiaWF0IjoxNzk1NTU4NTMxLCJleHAiOjE3OTU1NjIxMzF9.xBUaI9etRDRyiSwb9dd5n_Vo3z0P-IshxiLdE-AYyPQ",
+                     *       "token": "eyJhbGciOiJIUzI1NiIsImtpZCI6IjE4M2QyM2I1Zjc0NSIsInR5cCI6IkpXVCJ9.eyJzdWIiOiI4MDNkYTI0ZS0zNjlhLTQwMWYtOGJhZi04MWM4OTg1ODYzNGIiLCJpc3MiOiJkYXRhLWdyYXBoIiwiaWF0IjoxNzk1NTU5NjkzLCJleHAiOjE3OTU1NjMyOTN9.AE895I5BpCDlqv_fRGFvinEyPmhib8Kd2e7IqhQ2FYA",
                      *       "token_type": "Bearer",
-                     *       "expires_at": "2026-11-24T23:15:31.000Z",
+                     *       "expires_at": "2026-11-24T23:34:53.000Z",
                      *       "account": {
-                     *         "id": "4b1a1f18-0702-4e07-985c-fce1fa509f67",
-                     *         "email": "openapi-1795558530780@example.com",
+                     *         "id": "803da24e-369a-401f-8baf-81c89858634b",
+                     *         "email": "openapi-1795559693063@example.com",
                      *         "plan": "professional"
                      *       }
                      *     }
@@ -5330,21 +5347,21 @@ export interface operations {
                      * @example {
                      *       "keys": [
                      *         {
-                     *           "id": "40fca9ba-74b8-405d-bd2a-1d09f69f32b6",
+                     *           "id": "d866fbc2-c306-4910-a0d4-8479a8788019",
                      *           "name": "default",
                      *           "mode": "live",
-                     *           "prefix": "sk_live_qKzl",
-                     *           "created_at": "2026-11-24T22:15:30.787Z",
+                     *           "prefix": "sk_live_W6_g",
+                     *           "created_at": "2026-11-24T22:34:53.066Z",
                      *           "last_used_at": null,
                      *           "revoked_at": null,
                      *           "calls_used": 0
                      *         },
                      *         {
-                     *           "id": "82d8bfb0-bf13-4332-8def-07d6c8bf907b",
+                     *           "id": "0dcabb70-cd6c-49df-b080-60e6c5cdbd2e",
                      *           "name": "ci",
                      *           "mode": "sandbox",
-                     *           "prefix": "sk_test_lHWU",
-                     *           "created_at": "2026-11-24T22:15:32.164Z",
+                     *           "prefix": "sk_test_-IGM",
+                     *           "created_at": "2026-11-24T22:34:53.397Z",
                      *           "last_used_at": null,
                      *           "revoked_at": null,
                      *           "calls_used": 0
@@ -5413,15 +5430,15 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "82d8bfb0-bf13-4332-8def-07d6c8bf907b",
+                     *       "id": "0dcabb70-cd6c-49df-b080-60e6c5cdbd2e",
                      *       "name": "ci",
                      *       "mode": "sandbox",
-                     *       "prefix": "sk_test_lHWU",
-                     *       "created_at": "2026-11-24T22:15:32.164Z",
+                     *       "prefix": "sk_test_-IGM",
+                     *       "created_at": "2026-11-24T22:34:53.397Z",
                      *       "last_used_at": null,
                      *       "revoked_at": null,
                      *       "calls_used": 0,
-                     *       "key": "sk_test_lHWUrIoU6MVOpBfdi5kmaLnK1D9o256ZEaUjfDvj9e4"
+                     *       "key": "sk_test_-IGM7WlCH8YB-kS6sAg3YZpn8zLgCybj4kt3daJq1Ws"
                      *     }
                      */
                     "application/json": {
@@ -5475,13 +5492,13 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "82d8bfb0-bf13-4332-8def-07d6c8bf907b",
+                     *       "id": "0dcabb70-cd6c-49df-b080-60e6c5cdbd2e",
                      *       "name": "ci",
                      *       "mode": "sandbox",
-                     *       "prefix": "sk_test_lHWU",
-                     *       "created_at": "2026-11-24T22:15:32.164Z",
+                     *       "prefix": "sk_test_-IGM",
+                     *       "created_at": "2026-11-24T22:34:53.397Z",
                      *       "last_used_at": null,
-                     *       "revoked_at": "2026-11-24T22:15:32.220Z",
+                     *       "revoked_at": "2026-11-24T22:34:53.427Z",
                      *       "calls_used": 0
                      *     }
                      */
@@ -5563,6 +5580,70 @@ export interface operations {
                         overage_calls: number;
                         overage_cost: number;
                         overage_price_per_call: number;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    DailyUsage: {
+        parameters: {
+            query?: {
+                days?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["x-ratelimit-limit"];
+                    "x-ratelimit-remaining": components["headers"]["x-ratelimit-remaining"];
+                    "x-ratelimit-reset": components["headers"]["x-ratelimit-reset"];
+                    "x-usage-calls": components["headers"]["x-usage-calls"];
+                    "x-usage-allowance": components["headers"]["x-usage-allowance"];
+                    "x-usage-remaining": components["headers"]["x-usage-remaining"];
+                    "x-usage-overage": components["headers"]["x-usage-overage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "mode": "live",
+                     *       "from": "2026-11-18",
+                     *       "to": "2026-11-24",
+                     *       "days": [
+                     *         {
+                     *           "date": "2026-11-18",
+                     *           "calls": 0
+                     *         },
+                     *         {
+                     *           "date": "2026-11-19",
+                     *           "calls": 0
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {string} */
+                        mode: "live" | "sandbox";
+                        /** Format: date */
+                        from: string;
+                        /** Format: date */
+                        to: string;
+                        days: {
+                            /** Format: date */
+                            date: string;
+                            calls: number;
+                        }[];
                     };
                 };
             };

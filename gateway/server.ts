@@ -11,6 +11,7 @@ import { attachVerticalsHttp } from '../subgraphs/index.ts';
 import type { VerticalsHttpOptions } from '../subgraphs/index.ts';
 import { SUBGRAPHS } from '../subgraphs/index.ts';
 import { registerAccountRoutes } from './auth/account-routes.ts';
+import { registerAccountDashboard } from './account/routes.ts';
 import { registerGuard } from './access/guard.ts';
 import type { LoginOptions } from './auth/login-route.ts';
 import { createSessionTokens } from './auth/sessions.ts';
@@ -60,6 +61,11 @@ declare module 'fastify' {
      * an Authorization header there is not an API credential (the metrics token travels in it).
      */
     operational?: boolean;
+    /**
+     * The account dashboard's API (gateway/account): public to the bearer guard and the anonymous limits, because
+     * it authenticates by its session cookie and takes its own limits (per account, or per address signed out).
+     */
+    dashboard?: boolean;
   }
 }
 
@@ -88,6 +94,8 @@ export interface ServerOptions extends GraphQLServerOptions {
   metricsToken?: string;
   /** Fastify's `trustProxy`: whose X-Forwarded-For gives the client address (TRUST_PROXY unless given). */
   trustProxy?: TrustProxy;
+  /** Whether anyone may create an account at /account (SIGNUP unless given). */
+  signup?: 'open' | 'closed';
 }
 
 /**
@@ -142,8 +150,8 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   const guard = registerGuard(app, { control, sessions, limits, meter });
   registerRequestTextCheck(app);
   registerAnonymousLimits(app, { limits, guard });
-  registerAccountRoutes(app, { control, sessions, limits, meter, login: options.login });
-  registerUsageRoute(app, meter);
+  const passwords = registerAccountRoutes(app, { control, sessions, limits, meter, login: options.login });
+  registerUsageRoute(app, meter, control);
   app.decorate('usageMeter', meter);
   registerMetrics(app, { token: options.metricsToken ?? env.METRICS_TOKEN, databases, meter });
   // Live usage counted in memory is written before the server (and then its databases) closes.
@@ -174,6 +182,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   });
   registerApiReference(app);
   registerGraphiQLAssets(app);
+  await registerAccountDashboard(app, { control, limits, meter, passwords, signup: options.signup });
 
   // With the subgraphs in this process, REST queries that verticals answers whole skip the gateway (rest/direct.ts).
   // Verticals resolves every field of its schema itself; markets' Company fields need verticals' ticker.

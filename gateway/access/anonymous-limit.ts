@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Guard } from './guard.ts';
 import { clientKey } from '../client-address.ts';
 import type { Limits } from '../limits/limits.ts';
@@ -26,16 +26,29 @@ export function registerAnonymousLimits(app: FastifyInstance, deps: { limits: Li
   app.addHook('onRequest', async (request: FastifyRequest, reply) => {
     const url = request.routeOptions.url;
     const { config } = request.routeOptions;
-    if (!config.public || config.operational || !url) return;
+    if (!config.public || config.operational || config.dashboard || !url) return;
     const login = url === LOGIN_ROUTE;
     if (!login && request.headers.authorization !== undefined) {
       if (url !== SELF_GUARDED_ROUTE) await deps.guard(request, reply);
       return;
     }
-    const { max, windowMs } = ANONYMOUS_LIMITS[login ? 'login' : 'public'];
-    const key = `rl:anonymous:${login ? 'login' : 'public'}:${clientKey(request.ip)}`;
-    const state = await takeSlidingWindow(deps.limits.store, key, max, windowMs, deps.limits.clock());
-    reply.headers(rateLimitHeaders(state));
-    if (state.retryAfter !== undefined) throw new RateLimitedError(state);
+    await takeAnonymousCall(deps.limits, request, reply, login ? 'login' : 'public');
   });
+}
+
+/**
+ * Counts one call of the client address against a budget (429 past it). The account dashboard's routes take
+ * theirs here too: sign-in and sign-up the login budget, signed-out calls the public one.
+ */
+export async function takeAnonymousCall(
+  limits: Limits,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  budget: keyof typeof ANONYMOUS_LIMITS,
+): Promise<void> {
+  const { max, windowMs } = ANONYMOUS_LIMITS[budget];
+  const key = `rl:anonymous:${budget}:${clientKey(request.ip)}`;
+  const state = await takeSlidingWindow(limits.store, key, max, windowMs, limits.clock());
+  reply.headers(rateLimitHeaders(state));
+  if (state.retryAfter !== undefined) throw new RateLimitedError(state);
 }

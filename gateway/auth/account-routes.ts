@@ -1,55 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { Database } from '../../subgraphs/platform/database.ts';
-import { NotFoundError } from '../../subgraphs/platform/errors.ts';
 import type { Limits } from '../limits/limits.ts';
 import type { UsageMeter } from '../limits/usage-meter.ts';
-import { createApiKey } from './api-keys.ts';
 import { assertGranted } from './grants.ts';
+import { CreateKeyBody, KeyListingSchema, createKey, creationAction, listKeys, revokeKey } from './key-actions.ts';
 import { registerLoginRoute } from './login-route.ts';
+import { createPasswordChecks } from './password-checks.ts';
+import type { LoginOptions, PasswordChecks } from './password-checks.ts';
 import { parseRequestInput } from './request-input.ts';
-import type { LoginOptions } from './login-route.ts';
 import type { SessionTokens } from './sessions.ts';
 import type { HandWrittenRoute } from '../openapi/hand-written-route.ts';
-
-const CreateKeyBody = z.strictObject({
-  name: z.string().trim().min(1, 'must not be empty').max(100, 'is at most 100 characters').default('default'),
-  mode: z.enum(['live', 'sandbox'], 'must be live or sandbox').default('live'),
-});
-
-/** A key as listings show it: never the key itself, which only its creation response carries. */
-const KeyListing = z.strictObject({
-  id: z.uuid(),
-  name: z.string(),
-  mode: z.enum(['live', 'sandbox']),
-  prefix: z.string(),
-  created_at: z.iso.datetime(),
-  last_used_at: z.iso.datetime().nullable(),
-  revoked_at: z.iso.datetime().nullable(),
-  calls_used: z.int(),
-});
-
-function keyListing(row: {
-  id: string;
-  name: string;
-  mode: string;
-  prefix: string;
-  createdAt: Date;
-  lastUsedAt: Date | null;
-  revokedAt: Date | null;
-  callsUsed: number;
-}): z.input<typeof KeyListing> {
-  return {
-    id: row.id,
-    name: row.name,
-    mode: row.mode as 'live' | 'sandbox',
-    prefix: row.prefix,
-    created_at: row.createdAt.toISOString(),
-    last_used_at: row.lastUsedAt?.toISOString() ?? null,
-    revoked_at: row.revokedAt?.toISOString() ?? null,
-    calls_used: row.callsUsed,
-  };
-}
 
 /** The key routes as the OpenAPI document states them: the same schemas the routes parse and answer with. */
 export const KEY_ROUTES: HandWrittenRoute[] = [
@@ -60,14 +21,14 @@ export const KEY_ROUTES: HandWrittenRoute[] = [
     summary: 'Create an API key; the key itself is in this answer only.',
     body: CreateKeyBody,
     statuses: [201],
-    response: KeyListing.extend({ key: z.string() }),
+    response: KeyListingSchema.extend({ key: z.string() }),
   },
   {
     method: 'GET',
     path: '/api/keys',
     operationId: 'ApiKeys',
     summary: "The account's keys, with their last use.",
-    response: z.strictObject({ keys: z.array(KeyListing) }),
+    response: z.strictObject({ keys: z.array(KeyListingSchema) }),
   },
   {
     method: 'DELETE',
@@ -75,13 +36,14 @@ export const KEY_ROUTES: HandWrittenRoute[] = [
     operationId: 'RevokeApiKey',
     summary: 'Revoke a key: its next call is a 401.',
     params: z.strictObject({ id: z.string() }),
-    response: KeyListing,
+    response: KeyListingSchema,
   },
 ];
 
 /**
  * POST /api/auth/login and the /api/keys routes (docs/design.md "Accounts, keys, plans"; docs/api.md "Authentication").
- * Each key route names its action for the grant table (grants.ts) before it reads its input.
+ * Each key route names its action for the grant table (grants.ts) before it reads its input. Returns the
+ * password checks (throttle and hashing bound), which the account dashboard shares.
  */
 export function registerAccountRoutes(
   app: FastifyInstance,
@@ -92,44 +54,29 @@ export function registerAccountRoutes(
     meter: UsageMeter;
     login?: Partial<LoginOptions>;
   },
-) {
+): PasswordChecks {
   const { control } = deps;
-  registerLoginRoute(app, { control, sessions: deps.sessions, store: deps.limits.store, options: deps.login });
+  const passwords = createPasswordChecks({ control, store: deps.limits.store, options: deps.login });
+  registerLoginRoute(app, { sessions: deps.sessions, passwords });
 
   app.post('/api/keys', async (request, reply) => {
-    const requested =
-      (request.body as { mode?: unknown } | null)?.mode === 'sandbox' ? 'create_sandbox_key' : 'create_live_key';
-    assertGranted(request.viewer!, requested);
-    const { name, mode } = parseRequestInput(request, { body: CreateKeyBody }).body;
-    const created = await createApiKey(control, request.viewer!.accountId, mode, name);
-    const row = await control.prisma.apiKey.findUniqueOrThrow({ where: { id: created.id } });
-    return reply.status(201).send({ ...keyListing(row), key: created.key });
+    assertGranted(request.viewer!, creationAction(request.body));
+    const input = parseRequestInput(request, { body: CreateKeyBody }).body;
+    return reply.status(201).send(await createKey(control, request.viewer!.accountId, input));
   });
 
   app.get('/api/keys', async (request) => {
     assertGranted(request.viewer!, 'list_keys');
     parseRequestInput(request, {});
-    // Live keys' calls and last use are counted in memory first (limits/usage-meter.ts): write them, then list.
-    await deps.meter.flush();
-    const rows = await control.prisma.apiKey.findMany({
-      where: { accountId: request.viewer!.accountId },
-      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
-    });
-    return { keys: rows.map(keyListing) };
+    return { keys: await listKeys(control, deps.meter, request.viewer!.accountId) };
   });
 
   app.delete('/api/keys/:id', async (request) => {
     assertGranted(request.viewer!, 'revoke_key');
     parseRequestInput(request, {});
     const { id } = request.params as { id: string };
-    // Another account's key is "not found" too: its existence is never revealed.
-    const found = z.uuid().safeParse(id).success
-      ? await control.prisma.apiKey.findFirst({ where: { id, accountId: request.viewer!.accountId } })
-      : null;
-    if (!found) throw new NotFoundError(`API key ${id}`);
-    const row = found.revokedAt
-      ? found
-      : await control.prisma.apiKey.update({ where: { id }, data: { revokedAt: new Date() } });
-    return keyListing(row);
+    return revokeKey(control, request.viewer!.accountId, id);
   });
+
+  return passwords;
 }

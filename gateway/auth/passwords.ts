@@ -5,6 +5,12 @@ import type { ScryptOptions } from 'node:crypto';
 const COST: Required<Pick<ScryptOptions, 'N' | 'r' | 'p'>> = { N: 2 ** 15, r: 8, p: 1 };
 const KEY_LENGTH = 64;
 
+/**
+ * What a new password must be (admin create-account and sign-up alike). The upper bound is login's: a longer
+ * password could be set but never typed in, and it bounds the work of hashing one.
+ */
+export const PASSWORD_LENGTH = { min: 8, max: 1024 } as const;
+
 function derive(password: string, salt: Buffer, options: typeof COST): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     scrypt(

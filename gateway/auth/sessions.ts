@@ -2,7 +2,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { SignJWT, errors, jwtVerify } from 'jose';
 import type { JWTVerifyGetKey } from 'jose';
 
-const ISSUER = 'data-graph';
+/** The issuer of API session tokens (POST /api/auth/login); other sessions name their own, so neither verifies as the other. */
+const API_ISSUER = 'data-graph';
 const ALGORITHM = 'HS256';
 
 export interface SessionTokens {
@@ -16,6 +17,8 @@ export interface SessionOptions {
   /** The first secret signs; all of them verify, so a new secret can be prepended without logging anyone out. */
   secrets?: readonly string[];
   ttlSeconds: number;
+  /** `iss` written and required: the account dashboard's cookie sessions use their own (gateway/account). */
+  issuer?: string;
 }
 
 /** A key id that names a secret without revealing it. */
@@ -27,7 +30,7 @@ function keyIdOf(secret: Uint8Array): string {
  * HS256 session tokens (jose). Without configured secrets a random one is drawn per process: sessions then
  * end with the process and are not shared between gateways, which is why production sets JWT_SECRETS.
  */
-export function createSessionTokens({ secrets, ttlSeconds }: SessionOptions): SessionTokens {
+export function createSessionTokens({ secrets, ttlSeconds, issuer = API_ISSUER }: SessionOptions): SessionTokens {
   const keys = (secrets?.length ? secrets.map((secret) => new TextEncoder().encode(secret)) : [randomBytes(32)]).map(
     (secret) => ({ secret: new Uint8Array(secret), kid: keyIdOf(secret) }),
   );
@@ -44,7 +47,7 @@ export function createSessionTokens({ secrets, ttlSeconds }: SessionOptions): Se
       const token = await new SignJWT({})
         .setProtectedHeader({ alg: ALGORITHM, kid: signing.kid, typ: 'JWT' })
         .setSubject(accountId)
-        .setIssuer(ISSUER)
+        .setIssuer(issuer)
         .setIssuedAt()
         .setExpirationTime(Math.floor(expiresAt.getTime() / 1000))
         .sign(signing.secret);
@@ -54,7 +57,7 @@ export function createSessionTokens({ secrets, ttlSeconds }: SessionOptions): Se
       try {
         // Only HS256, and only tokens that carry their expiry: a token without `exp` would never end.
         const { payload } = await jwtVerify(token, keyFor, {
-          issuer: ISSUER,
+          issuer,
           algorithms: [ALGORITHM],
           requiredClaims: ['exp', 'iat', 'sub'],
           maxTokenAge: ttlSeconds,

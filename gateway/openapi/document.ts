@@ -4,7 +4,7 @@ import { STATUS_BY_CODE } from '../../subgraphs/platform/errors.ts';
 import type { ErrorCode } from '../../subgraphs/platform/errors.ts';
 import { KEY_ROUTES } from '../auth/account-routes.ts';
 import { LOGIN_ROUTE } from '../auth/login-route.ts';
-import { USAGE_ROUTE } from '../auth/usage-route.ts';
+import { USAGE_ROUTES } from '../auth/usage-route.ts';
 import { rateLimitHeaders } from '../limits/rate-limit.ts';
 import { usageHeaders } from '../limits/usage.ts';
 import { marketsRoutes } from '../rest/markets-routes.ts';
@@ -32,7 +32,7 @@ const TABLES: [tag: string, routes: readonly RestRoute[]][] = [
 const HAND_WRITTEN: [tag: string, route: HandWrittenRoute][] = [
   ['Account', LOGIN_ROUTE],
   ...KEY_ROUTES.map((route): [string, HandWrittenRoute] => ['Account', route]),
-  ['Account', USAGE_ROUTE],
+  ...USAGE_ROUTES.map((route): [string, HandWrittenRoute] => ['Account', route]),
   ['Verticals', REPORT_DOWNLOAD],
 ];
 

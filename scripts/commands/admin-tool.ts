@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { createAccount, createApiKey, MODES } from '../../gateway/auth/api-keys.ts';
-import { hashPassword } from '../../gateway/auth/passwords.ts';
+import { hashPassword, PASSWORD_LENGTH } from '../../gateway/auth/passwords.ts';
 import { asksForHelp } from '../command-line.ts';
 import { PLANS } from '../../subgraphs/platform/plans.ts';
 import type { Plan } from '../../subgraphs/platform/plans.ts';
@@ -9,12 +9,13 @@ import { isUsageError, UsageError } from './tool.ts';
 import type { CommandOutput, CommandTool, PreparedCommand } from './tool.ts';
 
 /**
- * Account administration on the control database (the live one): `create-account` and `create-key`.
+ * Account administration on the control database (the live one): `create-account`, `create-key` and `set-plan`.
  * scripts/admin.ts runs it; with PGlite and a running server, the server runs it (scripts/commands/run.ts).
  */
 export const ADMIN_USAGE = `usage:
   admin create-account --email <address> --password <password> --plan <${PLANS.join('|')}> [--json]
-  admin create-key --plan <${PLANS.join('|')}> --mode <${MODES.join('|')}> [--email <address>] [--name <name>] [--json]`;
+  admin create-key --plan <${PLANS.join('|')}> --mode <${MODES.join('|')}> [--email <address>] [--name <name>] [--json]
+  admin set-plan (--email <address> | --account <id>) --plan <${PLANS.join('|')}> [--json]`;
 
 function oneOf<T extends string>(name: string, value: string | undefined, allowed: readonly T[]): T {
   if (!value || !allowed.includes(value as T)) throw new UsageError(`--${name} must be one of ${allowed.join(', ')}`);
@@ -32,7 +33,8 @@ type Work = (control: Database) => Promise<Record<string, string>>;
 function createAccountCommand(values: Record<string, string | undefined>): Work {
   const email = required('email', values.email).trim().toLowerCase();
   const password = required('password', values.password);
-  if (password.length < 8) throw new UsageError('--password must be at least 8 characters');
+  if (password.length < PASSWORD_LENGTH.min || password.length > PASSWORD_LENGTH.max)
+    throw new UsageError(`--password must be ${PASSWORD_LENGTH.min} to ${PASSWORD_LENGTH.max} characters`);
   const plan = oneOf<Plan>('plan', values.plan, PLANS);
   return async (control) => {
     if (await control.prisma.account.findUnique({ where: { email } }))
@@ -61,7 +63,29 @@ function createKeyCommand(values: Record<string, string | undefined>): Work {
   };
 }
 
-const COMMANDS = { 'create-account': createAccountCommand, 'create-key': createKeyCommand } as const;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Upgrades or downgrades an account: there is no payment provider, so this is how a plan changes (/billing says so). */
+function setPlanCommand(values: Record<string, string | undefined>): Work {
+  const email = values.email?.trim().toLowerCase();
+  const accountId = values.account?.trim();
+  if (Boolean(email) === Boolean(accountId)) throw new UsageError('give exactly one of --email and --account');
+  if (accountId && !UUID.test(accountId)) throw new UsageError('--account must be an account id (a UUID)');
+  const plan = oneOf<Plan>('plan', values.plan, PLANS);
+  return async (control) => {
+    const where = email ? { email } : { id: accountId! };
+    const account = await control.prisma.account.findUnique({ where });
+    if (!account) throw new UsageError(`no account ${email ?? accountId}`);
+    await control.prisma.account.update({ where: { id: account.id }, data: { plan } });
+    return { account_id: account.id, email: account.email, plan, previous_plan: account.plan };
+  };
+}
+
+const COMMANDS = {
+  'create-account': createAccountCommand,
+  'create-key': createKeyCommand,
+  'set-plan': setPlanCommand,
+} as const;
 
 function prepare(argv: string[], output: CommandOutput): PreparedCommand | number {
   // Not parseCommandLine: a server handed this command must print, not exit.
@@ -78,6 +102,7 @@ function prepare(argv: string[], output: CommandOutput): PreparedCommand | numbe
       plan: { type: 'string' },
       mode: { type: 'string' },
       name: { type: 'string' },
+      account: { type: 'string' },
       json: { type: 'boolean' },
     },
   });

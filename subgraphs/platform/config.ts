@@ -105,6 +105,8 @@ const environmentSchema = z.object({
   WEBHOOK_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(1_000),
   // A delivery attempt unanswered after this fails (and is retried); its lease is three times as long.
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  // `open`: anyone may create an account at /account (docs/account.md); closed, accounts come from the admin command.
+  SIGNUP: z.enum(['open', 'closed']).default('closed'),
 });
 
 function isOrigin(value: string): boolean {

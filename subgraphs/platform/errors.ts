@@ -11,6 +11,8 @@ export const STATUS_BY_CODE = {
   plan_required: 403,
   trial_limit_reached: 403,
   live_credential_required: 403,
+  csrf_token_invalid: 403,
+  signup_closed: 403,
   not_found: 404,
   method_not_allowed: 405,
   conflict: 409,

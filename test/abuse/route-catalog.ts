@@ -73,6 +73,16 @@ const OTHER_ROUTES: AttackedRoute[] = [
   { method: 'GET', path: '/api/v1/usage', public: false, query: [], params: [], body: [], variables: [], writes: [] },
   {
     method: 'GET',
+    path: '/api/v1/usage/daily',
+    public: false,
+    query: ['days'],
+    params: [],
+    body: [],
+    variables: [],
+    writes: [],
+  },
+  {
+    method: 'GET',
     path: '/api/v1/reports/:id/download',
     public: false,
     query: [],

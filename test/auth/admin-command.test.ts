@@ -65,6 +65,17 @@ describe('npm run admin', () => {
     expect(sandbox.key).toMatch(/^sk_test_/);
     expect(sandbox.account_id).not.toBe(created.account_id);
 
+    // Upgrading is the operator's command (no payment provider: /billing says so), by address or account id.
+    const upgraded = JSON.parse(
+      (await admin('set-plan', '--email', 'OPS@example.com', '--plan', 'institutional', '--json')).stdout,
+    );
+    expect(upgraded).toEqual({
+      account_id: created.account_id,
+      email: 'ops@example.com',
+      plan: 'institutional',
+      previous_plan: 'professional',
+    });
+
     const control = await openDatabase({ mode: 'live', dataDir });
     try {
       const row = await control.prisma.apiKey.findUniqueOrThrow({
@@ -79,6 +90,7 @@ describe('npm run admin', () => {
         include: { account: true },
       });
       expect(other.account.plan).toBe('analyst');
+      expect(row.account.plan).toBe('institutional');
     } finally {
       await control.close();
     }
@@ -88,6 +100,10 @@ describe('npm run admin', () => {
     for (const args of [
       ['create-key', '--plan', 'gold', '--mode', 'live'],
       ['create-key', '--plan', 'analyst'],
+      ['set-plan', '--plan', 'analyst'],
+      ['set-plan', '--account', 'not-a-uuid', '--plan', 'analyst'],
+      ['set-plan', '--email', 'nobody@example.com', '--plan', 'analyst'],
+      ['create-account', '--email', 'a@example.com', '--password', 'short', '--plan', 'analyst'],
       ['frobnicate'],
       [],
     ]) {

@@ -239,6 +239,8 @@ describe('every documented operation, answered for real', () => {
     await call('DELETE', `/api/keys/${key.body.id}`, { key: session });
     await call('DELETE', '/api/keys/00000000-0000-4000-8000-000000000000', { key: session });
     await call('GET', '/api/v1/usage', { key: liveKey });
+    await call('GET', '/api/v1/usage/daily?days=7', { key: liveKey });
+    await call('GET', '/api/v1/usage/daily?days=0', { key: liveKey });
     await call('GET', '/api/v1/usage');
   });
 
