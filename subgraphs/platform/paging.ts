@@ -1,3 +1,6 @@
+import type { ArgBuilder, SchemaTypes } from '@pothos/core';
+import { z } from 'zod';
+import { ARGUMENT_RULE } from './arguments.ts';
 import type { Builder } from './builder.ts';
 import { BadRequestError } from './errors.ts';
 import type { Total } from './totals.ts';
@@ -16,6 +19,20 @@ export interface OffsetPaging {
 }
 
 export const RECORD_PAGING: PagingLimits = { defaultPerPage: 25, maxPerPage: 100 };
+
+/** The `page` argument, carrying its range for the OpenAPI document (resolvePaging enforces it). */
+export function pageArgument<Types extends SchemaTypes>(arg: ArgBuilder<Types>) {
+  return arg.int({ required: false, extensions: { [ARGUMENT_RULE]: z.int32().min(1).default(1) } });
+}
+
+/** The page-size argument (`limit` or `perPage`), carrying its range and default for the OpenAPI document. */
+export function pageSizeArgument<Types extends SchemaTypes>(
+  arg: ArgBuilder<Types>,
+  limits: PagingLimits = RECORD_PAGING,
+) {
+  const rule = z.int32().min(1).max(limits.maxPerPage).default(limits.defaultPerPage);
+  return arg.int({ required: false, extensions: { [ARGUMENT_RULE]: rule } });
+}
 
 /** Validates offset paging: out-of-range values are a 400, never a silent default (docs/design.md). */
 export function resolvePaging(

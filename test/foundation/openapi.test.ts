@@ -133,6 +133,11 @@ describe('the OpenAPI document', () => {
     expect(trades.find((parameter: any) => parameter.name === 'chamber').schema.enum).toEqual(['house', 'senate']);
     const sort = document.paths['/api/v1/leads'].get.parameters.find((parameter: any) => parameter.name === 'sort');
     expect(sort.schema.enum).toContain('-created_at');
+    const signalPaging = Object.fromEntries(
+      document.paths['/api/signals'].get.parameters.map((parameter: any) => [parameter.name, parameter.schema]),
+    );
+    expect(signalPaging.limit).toMatchObject({ type: 'integer', minimum: 1, maximum: 200, default: 20 });
+    expect(signalPaging.page).toMatchObject({ type: 'integer', minimum: 1, default: 1 });
     expect(document.paths['/api/search'].get.security).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 import type { RequestContext } from '../../platform/context.ts';
 import { NotFoundError } from '../../platform/errors.ts';
-import { pageInfoSource, resolvePaging } from '../../platform/paging.ts';
+import { pageArgument, pageInfoSource, pageSizeArgument, resolvePaging } from '../../platform/paging.ts';
 import { exactTotal } from '../../platform/totals.ts';
 import { signalHistoryStart } from '../../platform/plans.ts';
 import { argument, defineArguments } from '../../platform/arguments.ts';
@@ -138,7 +138,7 @@ builder.queryFields((t) => ({
   briefings: t.field({
     type: BriefingPage,
     description: 'The days that have a briefing, newest first.',
-    args: { page: t.arg.int({ required: false }), limit: t.arg.int({ required: false }) },
+    args: { page: pageArgument(t.arg), limit: pageSizeArgument(t.arg, BRIEFING_PAGING) },
     resolve: async (_root, args, context) => {
       const paging = resolvePaging({ page: args.page, size: args.limit }, BRIEFING_PAGING);
       const since = (signalHistoryStart(context.viewer?.plan) ?? new Date(0)).toISOString();

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Prisma } from '../../../prisma/generated/client/client.ts';
 import type { RequestContext } from '../../platform/context.ts';
 import { parseUuid } from '../../platform/ids.ts';
-import { resolvePaging } from '../../platform/paging.ts';
+import { pageArgument, pageSizeArgument, resolvePaging } from '../../platform/paging.ts';
 import { argument, defineArguments } from '../../platform/arguments.ts';
 import type { ArgumentValues } from '../../platform/arguments.ts';
 import { definePageObject, pageSource } from '../../platform/page-object.ts';
@@ -144,7 +144,7 @@ builder.queryFields((t) => ({
   congressionalTrades: t.field({
     type: TradePage,
     description: 'Congressional trades, newest trade first.',
-    args: { ...filterArgs, page: t.arg.int({ required: false }), limit: t.arg.int({ required: false }) },
+    args: { ...filterArgs, page: pageArgument(t.arg), limit: pageSizeArgument(t.arg, TRADE_PAGING) },
     resolve: async (_root, args, context) => {
       const paging = resolvePaging({ page: args.page, size: args.limit }, TRADE_PAGING);
       const where = await tradeWhere(args, context);

@@ -6,7 +6,7 @@ import type { ArgumentValues } from '../../platform/arguments.ts';
 import { isoDate } from '../../platform/dates.ts';
 import { parseUuid } from '../../platform/ids.ts';
 import { definePageObject, pageSource } from '../../platform/page-object.ts';
-import { resolvePaging } from '../../platform/paging.ts';
+import { pageArgument, pageSizeArgument, resolvePaging } from '../../platform/paging.ts';
 import { countTotal } from '../../platform/totals.ts';
 import { PageInfo, builder } from '../builder.ts';
 import { FORM4_TRANSACTION_CODES } from '../form4-codes.ts';
@@ -119,7 +119,7 @@ builder.queryFields((t) => ({
   insiderTrades: t.field({
     type: InsiderTradePage,
     description: 'Form 4 insider transactions, newest transaction first.',
-    args: { ...filterArgs, page: t.arg.int({ required: false }), limit: t.arg.int({ required: false }) },
+    args: { ...filterArgs, page: pageArgument(t.arg), limit: pageSizeArgument(t.arg, INSIDER_PAGING) },
     resolve: async (_root, args, context) => {
       const paging = resolvePaging({ page: args.page, size: args.limit }, INSIDER_PAGING);
       const where = await insiderTradeWhere(args, context);

@@ -3,7 +3,7 @@ import type { Prisma } from '../../../prisma/generated/client/client.ts';
 import type { RequestContext } from '../../platform/context.ts';
 import { NotFoundError } from '../../platform/errors.ts';
 import { parseUuid } from '../../platform/ids.ts';
-import { resolvePaging } from '../../platform/paging.ts';
+import { pageArgument, pageSizeArgument, resolvePaging } from '../../platform/paging.ts';
 import { signalHistoryStart } from '../../platform/plans.ts';
 import { argument, defineArguments } from '../../platform/arguments.ts';
 import { definePageObject, pageSource } from '../../platform/page-object.ts';
@@ -76,8 +76,8 @@ builder.queryFields((t) => ({
     description: 'Signals, newest first, within the history of the caller’s plan.',
     args: {
       ...signalFilter.graphql(t.arg),
-      page: t.arg.int({ required: false }),
-      limit: t.arg.int({ required: false }),
+      page: pageArgument(t.arg),
+      limit: pageSizeArgument(t.arg, SIGNAL_PAGING),
     },
     resolve: (_root, args, context) => signalPage(signalWhere(args, context), args, context),
   }),
@@ -87,8 +87,8 @@ builder.queryFields((t) => ({
       'Every signal of one ticker (within the plan’s history), newest first; an unknown ticker is not_found.',
     args: {
       ...tickerSignalsArguments.graphql(t.arg),
-      page: t.arg.int({ required: false }),
-      limit: t.arg.int({ required: false }),
+      page: pageArgument(t.arg),
+      limit: pageSizeArgument(t.arg, SIGNAL_PAGING),
     },
     resolve: async (_root, args, context) => {
       const where = signalWhere(args, context);

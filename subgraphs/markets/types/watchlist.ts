@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { accountOf } from '../../platform/context.ts';
 import type { RequestContext } from '../../platform/context.ts';
 import { ConflictError, NotFoundError } from '../../platform/errors.ts';
-import { pageInfoSource, resolvePaging } from '../../platform/paging.ts';
+import { pageArgument, pageInfoSource, pageSizeArgument, resolvePaging } from '../../platform/paging.ts';
 import type { PageInfoSource } from '../../platform/paging.ts';
 import { countTotal } from '../../platform/totals.ts';
 import { argument, defineArguments } from '../../platform/arguments.ts';
@@ -132,7 +132,7 @@ builder.queryFields((t) => ({
   watchlistPage: t.field({
     type: WatchlistPage,
     description: 'One page of the caller’s watchlist, in the order the tickers were added.',
-    args: { page: t.arg.int({ required: false }), limit: t.arg.int({ required: false }) },
+    args: { page: pageArgument(t.arg), limit: pageSizeArgument(t.arg, WATCHLIST_PAGING) },
     resolve: (_root, args, context) => {
       const accountId = accountOf(context);
       const paging = resolvePaging({ page: args.page, size: args.limit }, WATCHLIST_PAGING);

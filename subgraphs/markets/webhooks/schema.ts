@@ -5,7 +5,7 @@ import { env } from '../../platform/config.ts';
 import { BadRequestError, ConflictError, NotFoundError } from '../../platform/errors.ts';
 import { idCodec } from '../../platform/ids.ts';
 import { definePageObject, pageSource } from '../../platform/page-object.ts';
-import { resolvePaging } from '../../platform/paging.ts';
+import { pageArgument, pageSizeArgument, resolvePaging } from '../../platform/paging.ts';
 import { countTotal } from '../../platform/totals.ts';
 import { DestinationRefused, resolveDestination } from '../../platform/webhooks/destination.ts';
 import { queuePing, replayEvents, retryDelivery } from '../../platform/webhooks/endpoint-actions.ts';
@@ -209,8 +209,8 @@ builder.queryFields((t) => ({
     description: 'An endpoint’s deliveries, newest first: status, response code, latency, next attempt.',
     args: {
       id: t.arg.string({ required: true }),
-      page: t.arg.int({ required: false }),
-      limit: t.arg.int({ required: false }),
+      page: pageArgument(t.arg),
+      limit: pageSizeArgument(t.arg, DELIVERY_PAGING),
     },
     resolve: async (_root, args, context) => {
       const endpoint = await ownEndpoint(context, args.id);

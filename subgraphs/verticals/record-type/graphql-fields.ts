@@ -1,7 +1,7 @@
 import type { ArgumentSpecs, DefinedArguments } from '../../platform/arguments.ts';
 import type { RequestContext } from '../../platform/context.ts';
 import { definePageObject } from '../../platform/page-object.ts';
-import { defineSort } from '../../platform/paging.ts';
+import { defineSort, pageArgument, pageSizeArgument } from '../../platform/paging.ts';
 import { countTotal } from '../../platform/totals.ts';
 import { PageInfo, builder } from '../builder.ts';
 import { delegateOf } from '../../platform/model-delegate.ts';
@@ -31,8 +31,8 @@ export function addRecordFields<Filters extends ArgumentSpecs>(
       args: {
         ...filterArgs,
         sort: t.arg({ type: sort.ref, required: false }),
-        page: t.arg.int({ required: false }),
-        perPage: t.arg.int({ required: false }),
+        page: pageArgument(t.arg),
+        perPage: pageSizeArgument(t.arg),
       },
       resolve: (_root, args, context) =>
         recordPage(type.where(args), sort.toOrder(args.sort), args, (where) =>

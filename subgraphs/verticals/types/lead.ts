@@ -6,7 +6,7 @@ import { BadRequestError, ConflictError, NotFoundError } from '../../platform/er
 import { argument, defineArguments } from '../../platform/arguments.ts';
 import { idCodec } from '../../platform/ids.ts';
 import { definePageObject } from '../../platform/page-object.ts';
-import { defineSort } from '../../platform/paging.ts';
+import { defineSort, pageArgument, pageSizeArgument } from '../../platform/paging.ts';
 import { PageInfo, builder } from '../builder.ts';
 import { RECORD_TYPES, parseRecordId } from '../record-type/catalog.ts';
 import { connectionMaxSize, recordPage } from '../record-type/page.ts';
@@ -99,8 +99,8 @@ builder.queryFields((t) => ({
     args: {
       ...leadArgs,
       sort: t.arg({ type: LeadSort.ref, required: false }),
-      page: t.arg.int({ required: false }),
-      perPage: t.arg.int({ required: false }),
+      page: pageArgument(t.arg),
+      perPage: pageSizeArgument(t.arg),
     },
     resolve: (_root, args, context) =>
       recordPage(leadWhere(args, context), LeadSort.toOrder(args.sort), args, (where) =>

@@ -5,7 +5,7 @@ import type { RequestContext } from '../../platform/context.ts';
 import { ApiError, BadRequestError } from '../../platform/errors.ts';
 import { definePageObject } from '../../platform/page-object.ts';
 import { camelCase, snakeCase } from '../../platform/names.ts';
-import { defineSort } from '../../platform/paging.ts';
+import { defineSort, pageArgument, pageSizeArgument } from '../../platform/paging.ts';
 import { argument, defineArguments } from '../../platform/arguments.ts';
 import { PageInfo, builder } from '../builder.ts';
 import { RECORD_TYPE_NAMES, primaryRecordType, recordTypeNamed } from '../record-type/catalog.ts';
@@ -135,8 +135,8 @@ builder.queryFields((t) => ({
     args: {
       status: t.arg({ type: ReportStatus, required: false }),
       sort: t.arg({ type: ReportSort.ref, required: false }),
-      page: t.arg.int({ required: false }),
-      perPage: t.arg.int({ required: false }),
+      page: pageArgument(t.arg),
+      perPage: pageSizeArgument(t.arg),
     },
     resolve: (_root, args, context) =>
       recordPage(

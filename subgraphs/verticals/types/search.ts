@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { RequestContext } from '../../platform/context.ts';
 import { BadRequestError } from '../../platform/errors.ts';
-import { pageInfoSource, resolvePaging } from '../../platform/paging.ts';
+import { pageArgument, pageInfoSource, pageSizeArgument, resolvePaging } from '../../platform/paging.ts';
 import type { PageInfoSource } from '../../platform/paging.ts';
 import { argument, defineArguments } from '../../platform/arguments.ts';
 import { PageInfo, builder } from '../builder.ts';
@@ -92,8 +92,8 @@ builder.queryFields((t) => ({
     description: 'Universal search across the verticals by name, address or title; typo- and case-tolerant.',
     args: {
       ...searchArgs.graphql(t.arg),
-      page: t.arg.int({ required: false }),
-      perPage: t.arg.int({ required: false }),
+      page: pageArgument(t.arg),
+      perPage: pageSizeArgument(t.arg),
     },
     resolve: (_root, args, context) => search(context, args),
   }),
