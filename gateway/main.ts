@@ -26,6 +26,8 @@ process.stdout.write(
     '',
     `  Data graph ready at ${url}`,
     `  GraphQL:   ${url}/graphql`,
+    `  REST reference: ${url}/docs (OpenAPI: ${url}/openapi.json)`,
+    `  Account:   ${url}/account (keys, usage, webhooks)`,
     `  Demo key (sandbox, institutional plan): ${demoKey}`,
     '',
     `  curl -H "Authorization: Bearer ${demoKey}" \\`,
