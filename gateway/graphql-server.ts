@@ -97,6 +97,9 @@ export async function createGraphQLServer(
     includeStacktraceInErrorResponses: false,
     formatError: formatGraphQLError,
     introspection: true,
+    // Replaced by access/csrf.ts, which refuses only requests that carry a cookie: Apollo's check also refuses a
+    // GET with a bearer credential, which no other site can forge.
+    csrfPrevention: false,
     // A document past the token limit is a syntax error (400) before it can nest deep enough to exhaust the stack.
     parseOptions: { maxTokens: QUERY_LIMITS.maxTokens },
     plugins: [refuseUnsafeText, unavailableStatusPlugin, unresolvedEntitiesPlugin, ...(options.plugins ?? [])],

@@ -4,13 +4,15 @@ import { GraphQLError } from 'graphql';
 import type { DocumentNode, GraphQLSchema, OperationDefinitionNode } from 'graphql';
 import type { RequestContext, Viewer } from '../../subgraphs/platform/context.ts';
 import { ApiError } from '../../subgraphs/platform/errors.ts';
-import { assertPlanReaches } from '../auth/plan-access.ts';
+import { assertAnonymousReaches, assertPlanReaches } from '../auth/plan-access.ts';
 import type { createFieldLimiter } from '../limits/field-limits.ts';
 import { assertWithinBounds, fragmentsOf, resolveOperation } from '../limits/operation-bounds.ts';
 import { measureOperation } from '../limits/query-cost.ts';
 
 /** An ApiError that also tells Apollo Server the HTTP status (and headers) of the response. */
 function withHttp(error: ApiError, headers: Record<string, string> = {}): GraphQLError {
+  // RFC 9110: a 401 names the scheme that would be accepted.
+  if (error.status === 401) headers['www-authenticate'] = 'Bearer realm="api"';
   return new GraphQLError(error.message, {
     extensions: {
       ...error.extensions,
@@ -39,8 +41,8 @@ export async function checkOperation(
   const shape = measureOperation(schema, operation, fragmentsOf(document), variables);
   try {
     assertWithinBounds(shape);
-    // Only the fixed operations of public REST routes run without a viewer.
-    if (!viewer) return;
+    // Without a viewer: the public REST routes' fixed operations, or a /graphql request without a credential.
+    if (!viewer) return assertAnonymousReaches(shape.fields);
     assertPlanReaches(viewer.plan, [...shape.fields.keys()].map(splitCoordinate));
   } catch (error) {
     throw error instanceof ApiError ? withHttp(error) : error;
