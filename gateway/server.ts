@@ -22,6 +22,7 @@ import { registerReadiness } from './readiness.ts';
 import { registerRequestDeadline } from './request-deadline.ts';
 import { graphiqlPage, registerGraphiQLAssets, wantsGraphiQL } from './graphiql/route.ts';
 import { createGraphQLServer } from './graphql-server.ts';
+import { persistedQueryOptions } from './persisted-queries.ts';
 import { registerRequestTextCheck } from './input/request-text-check.ts';
 import { registerAnonymousLimits } from './access/anonymous-limit.ts';
 import { createLimits } from './limits/limits.ts';
@@ -108,6 +109,8 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   } = await createGraphQLServer({
     ...options,
     plugins: [operationGuardPlugin(limits.checkFieldLimits)],
+    // Shared by every gateway through Redis when the limits use it (REDIS_URL).
+    persistedQueries: persistedQueryOptions(limits.store, Boolean(limits.options.redisUrl)),
   });
   const app = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
