@@ -12,7 +12,7 @@ import type { LoginOptions } from './login-route.ts';
 import type { SessionTokens } from './sessions.ts';
 
 const CreateKeyBody = z.strictObject({
-  name: z.string().trim().min(1, 'must not be empty').max(100, 'is at most 100 characters').default('default'),
+  name: z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters').default('default'),
   mode: z.enum(['live', 'sandbox'], 'must be live or sandbox').default('live'),
 });
 
