@@ -14,7 +14,7 @@ export const ANONYMOUS_LIMITS = {
 } as const;
 
 const LOGIN_ROUTE = '/api/auth/login';
-/** GET /graphql guards itself late (GraphiQL's page needs no key), so a credential there is left to it. */
+/** GET /graphql guards itself late (GraphiQL's page needs no key), so a credential there is left to it; POST is guarded here. */
 const selfGuarded = (request: FastifyRequest) => request.routeOptions.url === '/graphql' && request.method !== 'POST';
 
 /**

@@ -11,8 +11,6 @@ import { measureOperation } from '../limits/query-cost.ts';
 
 /** An ApiError that also tells Apollo Server the HTTP status (and headers) of the response. */
 function withHttp(error: ApiError, headers: Record<string, string> = {}): GraphQLError {
-  // RFC 9110: a 401 names the scheme that would be accepted.
-  if (error.status === 401) headers['www-authenticate'] = 'Bearer realm="api"';
   return new GraphQLError(error.message, {
     extensions: {
       ...error.extensions,
