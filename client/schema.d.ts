@@ -2626,8 +2626,8 @@ export interface operations {
                      *           "tags": [
                      *             "q4"
                      *           ],
-                     *           "created_at": "2026-11-24T22:34:52.427Z",
-                     *           "updated_at": "2026-11-24T22:34:52.427Z"
+                     *           "created_at": "2026-11-24T22:54:44.074Z",
+                     *           "updated_at": "2026-11-24T22:54:44.074Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -2706,8 +2706,8 @@ export interface operations {
                      *         "tags": [
                      *           "q4"
                      *         ],
-                     *         "created_at": "2026-11-24T22:34:52.427Z",
-                     *         "updated_at": "2026-11-24T22:34:52.427Z"
+                     *         "created_at": "2026-11-24T22:54:44.074Z",
+                     *         "updated_at": "2026-11-24T22:54:44.074Z"
                      *       }
                      *     }
                      */
@@ -2744,8 +2744,8 @@ export interface operations {
                      *         "tags": [
                      *           "q4"
                      *         ],
-                     *         "created_at": "2026-11-24T22:34:52.427Z",
-                     *         "updated_at": "2026-11-24T22:34:52.427Z"
+                     *         "created_at": "2026-11-24T22:54:44.074Z",
+                     *         "updated_at": "2026-11-24T22:54:44.074Z"
                      *       }
                      *     }
                      */
@@ -2802,8 +2802,8 @@ export interface operations {
                      *         "tags": [
                      *           "q4"
                      *         ],
-                     *         "created_at": "2026-11-24T22:34:52.427Z",
-                     *         "updated_at": "2026-11-24T22:34:52.427Z"
+                     *         "created_at": "2026-11-24T22:54:44.074Z",
+                     *         "updated_at": "2026-11-24T22:54:44.074Z"
                      *       }
                      *     }
                      */
@@ -2860,8 +2860,8 @@ export interface operations {
                      *         "tags": [
                      *           "q4"
                      *         ],
-                     *         "created_at": "2026-11-24T22:34:52.427Z",
-                     *         "updated_at": "2026-11-24T22:34:52.501Z"
+                     *         "created_at": "2026-11-24T22:54:44.074Z",
+                     *         "updated_at": "2026-11-24T22:54:44.167Z"
                      *       }
                      *     }
                      */
@@ -2929,8 +2929,8 @@ export interface operations {
                      *         "tags": [
                      *           "q4"
                      *         ],
-                     *         "created_at": "2026-11-24T22:34:52.427Z",
-                     *         "updated_at": "2026-11-24T22:34:52.501Z"
+                     *         "created_at": "2026-11-24T22:54:44.074Z",
+                     *         "updated_at": "2026-11-24T22:54:44.167Z"
                      *       }
                      *     }
                      */
@@ -3006,7 +3006,7 @@ export interface operations {
                      *         "progress": 0,
                      *         "row_count": 0,
                      *         "error": null,
-                     *         "created_at": "2026-11-24T22:34:52.570Z",
+                     *         "created_at": "2026-11-24T22:54:44.238Z",
                      *         "started_at": null,
                      *         "completed_at": null,
                      *         "download_url": null
@@ -3072,8 +3072,8 @@ export interface operations {
                      *           "progress": 0,
                      *           "row_count": 0,
                      *           "error": null,
-                     *           "created_at": "2026-11-24T22:34:52.570Z",
-                     *           "started_at": "2026-11-24T22:34:52.574Z",
+                     *           "created_at": "2026-11-24T22:54:44.238Z",
+                     *           "started_at": "2026-11-24T22:54:44.244Z",
                      *           "completed_at": null,
                      *           "download_url": null
                      *         }
@@ -3149,8 +3149,8 @@ export interface operations {
                      *         "progress": 99,
                      *         "row_count": 40,
                      *         "error": null,
-                     *         "created_at": "2026-11-24T22:34:52.570Z",
-                     *         "started_at": "2026-11-24T22:34:52.574Z",
+                     *         "created_at": "2026-11-24T22:54:44.238Z",
+                     *         "started_at": "2026-11-24T22:54:44.244Z",
                      *         "completed_at": null,
                      *         "download_url": null
                      *       }
@@ -4161,7 +4161,7 @@ export interface operations {
                      *         {
                      *           "ticker": "TLT",
                      *           "company_name": "iShares 20+ Year Treasury Bond ETF",
-                     *           "added_at": "2026-11-24T22:34:51.507Z",
+                     *           "added_at": "2026-11-24T22:54:43.367Z",
                      *           "quote": {
                      *             "price": 77.71,
                      *             "change": 0.68,
@@ -4247,7 +4247,7 @@ export interface operations {
                      * @example {
                      *       "ticker": "TLT",
                      *       "company_name": "iShares 20+ Year Treasury Bond ETF",
-                     *       "added_at": "2026-11-24T22:34:51.507Z",
+                     *       "added_at": "2026-11-24T22:54:43.367Z",
                      *       "quote": {
                      *         "price": 77.71,
                      *         "change": 0.68,
@@ -4304,7 +4304,7 @@ export interface operations {
                      * @example {
                      *       "ticker": "TLT",
                      *       "company_name": "iShares 20+ Year Treasury Bond ETF",
-                     *       "added_at": "2026-11-24T22:34:51.507Z",
+                     *       "added_at": "2026-11-24T22:54:43.367Z",
                      *       "quote": {
                      *         "price": 77.71,
                      *         "change": 0.68,
@@ -4667,8 +4667,8 @@ export interface operations {
                      *           "disabled_reason": null,
                      *           "failing_since": null,
                      *           "previous_secret_expires_at": null,
-                     *           "created_at": "2026-11-24T22:34:52.722Z",
-                     *           "updated_at": "2026-11-24T22:34:52.722Z",
+                     *           "created_at": "2026-11-24T22:54:44.595Z",
+                     *           "updated_at": "2026-11-24T22:54:44.595Z",
                      *           "filters": {
                      *             "tickers": [
                      *               "AAPL"
@@ -4746,8 +4746,8 @@ export interface operations {
                      *       "disabled_reason": null,
                      *       "failing_since": null,
                      *       "previous_secret_expires_at": null,
-                     *       "created_at": "2026-11-24T22:34:52.722Z",
-                     *       "updated_at": "2026-11-24T22:34:52.722Z",
+                     *       "created_at": "2026-11-24T22:54:44.595Z",
+                     *       "updated_at": "2026-11-24T22:54:44.595Z",
                      *       "filters": {
                      *         "tickers": [
                      *           "AAPL"
@@ -4756,7 +4756,7 @@ export interface operations {
                      *         "chambers": [],
                      *         "members": []
                      *       },
-                     *       "secret": "whsec_zt+h/wFb4Y4pv72pyiwYgVgcp2+urxqdoLiaR25r4FE="
+                     *       "secret": "whsec_ZFKMCzhw0pBYkxTnMMU6fLtuMAM98nbZeN3p8y4iYQ0="
                      *     }
                      */
                     "application/json": {
@@ -4832,8 +4832,8 @@ export interface operations {
                      *       "disabled_reason": null,
                      *       "failing_since": null,
                      *       "previous_secret_expires_at": null,
-                     *       "created_at": "2026-11-24T22:34:52.722Z",
-                     *       "updated_at": "2026-11-24T22:34:52.722Z",
+                     *       "created_at": "2026-11-24T22:54:44.595Z",
+                     *       "updated_at": "2026-11-24T22:54:44.595Z",
                      *       "filters": {
                      *         "tickers": [
                      *           "AAPL"
@@ -4950,8 +4950,8 @@ export interface operations {
                      *       "disabled_reason": null,
                      *       "failing_since": null,
                      *       "previous_secret_expires_at": null,
-                     *       "created_at": "2026-11-24T22:34:52.722Z",
-                     *       "updated_at": "2026-11-24T22:34:52.841Z",
+                     *       "created_at": "2026-11-24T22:54:44.595Z",
+                     *       "updated_at": "2026-11-24T22:54:44.698Z",
                      *       "filters": {
                      *         "tickers": [
                      *           "AAPL"
@@ -5002,8 +5002,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "id": "wh_1",
-                     *       "previous_secret_expires_at": "2026-11-25T22:34:52.866Z",
-                     *       "secret": "whsec_+i5E+NDNKS22Yf8EfeARNXqE3e9335GADxi61kXm8DY="
+                     *       "previous_secret_expires_at": "2026-11-25T22:54:44.719Z",
+                     *       "secret": "whsec_cqZulozARBl2cQf/GUc6YjNOlcbevqqGSeytyfGs68M="
                      *     }
                      */
                     "application/json": {
@@ -5056,17 +5056,17 @@ export interface operations {
                      * @example {
                      *       "delivery": {
                      *         "id": "whd_1",
-                     *         "event_id": "msg_412928bcd27f465985fb1a7ec2a0a0dd",
+                     *         "event_id": "msg_ff28c55bceec449c87444af51c375cd2",
                      *         "event_type": "ping",
                      *         "status": "pending",
                      *         "attempts": 0,
                      *         "response_code": null,
                      *         "latency_ms": null,
                      *         "error": null,
-                     *         "next_attempt_at": "2026-11-24T22:34:52.895Z",
+                     *         "next_attempt_at": "2026-11-24T22:54:44.737Z",
                      *         "last_attempt_at": null,
                      *         "delivered_at": null,
-                     *         "created_at": "2026-11-24T22:34:52.895Z"
+                     *         "created_at": "2026-11-24T22:54:44.737Z"
                      *       }
                      *     }
                      */
@@ -5117,17 +5117,17 @@ export interface operations {
                      *       "deliveries": [
                      *         {
                      *           "id": "whd_1",
-                     *           "event_id": "msg_412928bcd27f465985fb1a7ec2a0a0dd",
+                     *           "event_id": "msg_ff28c55bceec449c87444af51c375cd2",
                      *           "event_type": "ping",
                      *           "status": "pending",
                      *           "attempts": 0,
                      *           "response_code": null,
                      *           "latency_ms": null,
                      *           "error": null,
-                     *           "next_attempt_at": "2026-11-24T22:34:52.895Z",
+                     *           "next_attempt_at": "2026-11-24T22:54:44.737Z",
                      *           "last_attempt_at": null,
                      *           "delivered_at": null,
-                     *           "created_at": "2026-11-24T22:34:52.895Z"
+                     *           "created_at": "2026-11-24T22:54:44.737Z"
                      *         }
                      *       ],
                      *       "total": 1,
@@ -5185,17 +5185,17 @@ export interface operations {
                      * @example {
                      *       "delivery": {
                      *         "id": "whd_1",
-                     *         "event_id": "msg_412928bcd27f465985fb1a7ec2a0a0dd",
+                     *         "event_id": "msg_ff28c55bceec449c87444af51c375cd2",
                      *         "event_type": "ping",
                      *         "status": "pending",
                      *         "attempts": 0,
                      *         "response_code": null,
                      *         "latency_ms": null,
                      *         "error": null,
-                     *         "next_attempt_at": "2026-11-24T22:34:52.983Z",
+                     *         "next_attempt_at": "2026-11-24T22:54:44.808Z",
                      *         "last_attempt_at": null,
                      *         "delivered_at": null,
-                     *         "created_at": "2026-11-24T22:34:52.895Z"
+                     *         "created_at": "2026-11-24T22:54:44.737Z"
                      *       }
                      *     }
                      */
@@ -5286,12 +5286,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "token": "eyJhbGciOiJIUzI1NiIsImtpZCI6IjE4M2QyM2I1Zjc0NSIsInR5cCI6IkpXVCJ9.eyJzdWIiOiI4MDNkYTI0ZS0zNjlhLTQwMWYtOGJhZi04MWM4OTg1ODYzNGIiLCJpc3MiOiJkYXRhLWdyYXBoIiwiaWF0IjoxNzk1NTU5NjkzLCJleHAiOjE3OTU1NjMyOTN9.AE895I5BpCDlqv_fRGFvinEyPmhib8Kd2e7IqhQ2FYA",
+                     *       "token": "eyJhbGciOiJIUzI1NiIsImtpZCI6IjdkNjg1YTI2ZThiMSIsInR5cCI6IkpXVCJ9.eyJzdWIiOiI4ODk4YWFiOS0yZjE4LTQ2Y2ItODM3MS05YWRlN2I5NDZlOTIiLCJpc3MiOiJkYXRhLWdyYXBoIiwiaWF0IjoxNzk1NTYwODg1LCJleHAiOjE3OTU1NjQ0ODV9.uuIW-xRKwg3Q6ufr0XyS2rufwrLzj-_nhDIq678aklI",
                      *       "token_type": "Bearer",
-                     *       "expires_at": "2026-11-24T23:34:53.000Z",
+                     *       "expires_at": "2026-11-24T23:54:45.000Z",
                      *       "account": {
-                     *         "id": "803da24e-369a-401f-8baf-81c89858634b",
-                     *         "email": "openapi-1795559693063@example.com",
+                     *         "id": "8898aab9-2f18-46cb-8371-9ade7b946e92",
+                     *         "email": "openapi-1795560884879@example.com",
                      *         "plan": "professional"
                      *       }
                      *     }
@@ -5347,21 +5347,21 @@ export interface operations {
                      * @example {
                      *       "keys": [
                      *         {
-                     *           "id": "d866fbc2-c306-4910-a0d4-8479a8788019",
+                     *           "id": "60fcf1fe-14c6-4198-bf7b-4b83b1055ebe",
                      *           "name": "default",
                      *           "mode": "live",
-                     *           "prefix": "sk_live_W6_g",
-                     *           "created_at": "2026-11-24T22:34:53.066Z",
+                     *           "prefix": "sk_live_7Ae5",
+                     *           "created_at": "2026-11-24T22:54:44.882Z",
                      *           "last_used_at": null,
                      *           "revoked_at": null,
                      *           "calls_used": 0
                      *         },
                      *         {
-                     *           "id": "0dcabb70-cd6c-49df-b080-60e6c5cdbd2e",
+                     *           "id": "cdbc1ef1-d14c-4159-b9bc-dfc0006500ae",
                      *           "name": "ci",
                      *           "mode": "sandbox",
-                     *           "prefix": "sk_test_-IGM",
-                     *           "created_at": "2026-11-24T22:34:53.397Z",
+                     *           "prefix": "sk_test_Sd0o",
+                     *           "created_at": "2026-11-24T22:54:45.292Z",
                      *           "last_used_at": null,
                      *           "revoked_at": null,
                      *           "calls_used": 0
@@ -5430,15 +5430,15 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "0dcabb70-cd6c-49df-b080-60e6c5cdbd2e",
+                     *       "id": "cdbc1ef1-d14c-4159-b9bc-dfc0006500ae",
                      *       "name": "ci",
                      *       "mode": "sandbox",
-                     *       "prefix": "sk_test_-IGM",
-                     *       "created_at": "2026-11-24T22:34:53.397Z",
+                     *       "prefix": "sk_test_Sd0o",
+                     *       "created_at": "2026-11-24T22:54:45.292Z",
                      *       "last_used_at": null,
                      *       "revoked_at": null,
                      *       "calls_used": 0,
-                     *       "key": "sk_test_-IGM7WlCH8YB-kS6sAg3YZpn8zLgCybj4kt3daJq1Ws"
+                     *       "key": "sk_test_Sd0ob0SJ0zD2m9L01He3qD8FeFSxlCLj3FY46ILnltY"
                      *     }
                      */
                     "application/json": {
@@ -5492,13 +5492,13 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "0dcabb70-cd6c-49df-b080-60e6c5cdbd2e",
+                     *       "id": "cdbc1ef1-d14c-4159-b9bc-dfc0006500ae",
                      *       "name": "ci",
                      *       "mode": "sandbox",
-                     *       "prefix": "sk_test_-IGM",
-                     *       "created_at": "2026-11-24T22:34:53.397Z",
+                     *       "prefix": "sk_test_Sd0o",
+                     *       "created_at": "2026-11-24T22:54:45.292Z",
                      *       "last_used_at": null,
-                     *       "revoked_at": "2026-11-24T22:34:53.427Z",
+                     *       "revoked_at": "2026-11-24T22:54:45.340Z",
                      *       "calls_used": 0
                      *     }
                      */

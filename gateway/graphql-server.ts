@@ -1,5 +1,5 @@
 import { ApolloServer } from '@apollo/server';
-import type { ApolloServerPlugin } from '@apollo/server';
+import type { ApolloServerPlugin, PersistedQueryOptions } from '@apollo/server';
 import type { GraphQLSchema } from 'graphql';
 import { ApolloGateway, RemoteGraphQLDataSource } from '@apollo/gateway';
 import { SUBGRAPHS } from '../subgraphs/index.ts';
@@ -28,6 +28,8 @@ export interface GraphQLServerOptions {
   subgraphTimeoutMs?: number;
   /** Checks run on every operation (plans, limits), for /graphql and the REST shims. */
   plugins?: ApolloServerPlugin<RequestContext>[];
+  /** Where automatic persisted queries are kept (Apollo Server's in-memory cache unless given; persisted-queries.ts). */
+  persistedQueries?: PersistedQueryOptions;
 }
 
 /**
@@ -97,6 +99,10 @@ export async function createGraphQLServer(
     includeStacktraceInErrorResponses: false,
     formatError: formatGraphQLError,
     introspection: true,
+    // Replaced by access/csrf.ts, which refuses only requests that carry a cookie: Apollo's check also refuses a
+    // GET with a bearer credential, which no other site can forge.
+    csrfPrevention: false,
+    persistedQueries: options.persistedQueries,
     // A document past the token limit is a syntax error (400) before it can nest deep enough to exhaust the stack.
     parseOptions: { maxTokens: QUERY_LIMITS.maxTokens },
     plugins: [refuseUnsafeText, unavailableStatusPlugin, unresolvedEntitiesPlugin, ...(options.plugins ?? [])],

@@ -24,6 +24,7 @@ import { registerRequestDeadline } from './request-deadline.ts';
 import { registerApiReference } from './api-reference/route.ts';
 import { graphiqlPage, registerGraphiQLAssets, wantsGraphiQL } from './graphiql/route.ts';
 import { createGraphQLServer } from './graphql-server.ts';
+import { persistedQueryOptions } from './persisted-queries.ts';
 import { registerRequestTextCheck } from './input/request-text-check.ts';
 import { registerAnonymousLimits } from './access/anonymous-limit.ts';
 import { createLimits } from './limits/limits.ts';
@@ -45,6 +46,9 @@ import { registerCors } from './http/cors.ts';
 import { registerMetrics } from './http/metrics.ts';
 import { registerClosingRefusal } from './http/closing.ts';
 import { registerNotFound } from './http/not-found.ts';
+import { registerAuthenticateChallenge } from './http/authenticate-challenge.ts';
+import { registerGraphQLErrorShape } from './http/graphql-errors.ts';
+import { refuseForgeableRequest } from './access/csrf.ts';
 import { registerRequestId, requestIdOptions } from '../subgraphs/platform/http/request-id.ts';
 import { verticalsRoutes } from './rest/verticals-routes.ts';
 import { attachWebhookWorker } from '../subgraphs/platform/webhooks/worker.ts';
@@ -115,6 +119,8 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   } = await createGraphQLServer({
     ...options,
     plugins: [operationGuardPlugin(limits.checkFieldLimits)],
+    // Shared by every gateway through Redis when the limits use it (REDIS_URL).
+    persistedQueries: persistedQueryOptions(limits.store, Boolean(limits.options.redisUrl)),
   });
   const app = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
@@ -127,6 +133,8 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   registerRequestId(app);
   registerClosingRefusal(app);
   registerNotFound(app);
+  registerAuthenticateChallenge(app);
+  registerGraphQLErrorShape(app);
   await registerCompression(app);
   await registerCors(app, options.corsOrigins ?? env.CORS_ORIGINS);
 
@@ -170,12 +178,22 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   const apolloHandler = fastifyApolloHandler(graphql, { context: async (request) => contextFor(request) });
   // Size, batching and the operation's bounds are checked before Apollo Server parses and validates (limits/).
   const boundGraphQLRequest = graphqlHttpBounds(schema);
-  app.post('/graphql', { bodyLimit: QUERY_LIMITS.maxBodyBytes, preHandler: boundGraphQLRequest }, apolloHandler);
+  // Public: without a credential an operation may ask for the public fields only (access/operation-plugin.ts).
+  app.post(
+    '/graphql',
+    {
+      bodyLimit: QUERY_LIMITS.maxBodyBytes,
+      config: { public: true },
+      preHandler: [refuseForgeableRequest, boundGraphQLRequest],
+    },
+    apolloHandler,
+  );
   app.get('/graphql', {
     config: { public: true },
     preHandler: async (request, reply) => {
       if (wantsGraphiQL(request)) return reply.type('text/html').send(graphiqlPage());
-      await guard(request, reply);
+      await refuseForgeableRequest(request);
+      if (request.headers.authorization !== undefined) await guard(request, reply);
       return boundGraphQLRequest(request, reply);
     },
     handler: apolloHandler,
@@ -234,11 +252,8 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
 }
 
 function sendError(error: FastifyError | ApiError, request: FastifyRequest, reply: FastifyReply) {
-  if (error instanceof ApiError) {
-    // RFC 9110: a 401 names the scheme that would be accepted.
-    if (error.status === 401) reply.header('www-authenticate', 'Bearer realm="api"');
-    return reply.status(error.status).send(errorBody(error));
-  }
+  // A 401 gets its WWW-Authenticate header in http/authenticate-challenge.ts.
+  if (error instanceof ApiError) return reply.status(error.status).send(errorBody(error));
   // Fastify's own 4xx (a body that is not JSON, too large, of another type), in our words.
   const refused = requestReadingRefusal(error, request.server.initialConfig.bodyLimit ?? 1_048_576);
   if (refused) return reply.status(refused.status).send(refused.body);

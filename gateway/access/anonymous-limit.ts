@@ -14,8 +14,8 @@ export const ANONYMOUS_LIMITS = {
 } as const;
 
 const LOGIN_ROUTE = '/api/auth/login';
-/** GET /graphql guards itself late (GraphiQL's page needs no key), so a credential there is left to it. */
-const SELF_GUARDED_ROUTE = '/graphql';
+/** GET /graphql guards itself late (GraphiQL's page needs no key), so a credential there is left to it; POST is guarded here. */
+const selfGuarded = (request: FastifyRequest) => request.routeOptions.url === '/graphql' && request.method !== 'POST';
 
 /**
  * Limits every public route (but the operational ones: health checks, metrics) for callers without a credential, with the headers and
@@ -29,7 +29,7 @@ export function registerAnonymousLimits(app: FastifyInstance, deps: { limits: Li
     if (!config.public || config.operational || config.dashboard || !url) return;
     const login = url === LOGIN_ROUTE;
     if (!login && request.headers.authorization !== undefined) {
-      if (url !== SELF_GUARDED_ROUTE) await deps.guard(request, reply);
+      if (!selfGuarded(request)) await deps.guard(request, reply);
       return;
     }
     await takeAnonymousCall(deps.limits, request, reply, login ? 'login' : 'public');

@@ -4,7 +4,7 @@ import { GraphQLError } from 'graphql';
 import type { DocumentNode, GraphQLSchema, OperationDefinitionNode } from 'graphql';
 import type { RequestContext, Viewer } from '../../subgraphs/platform/context.ts';
 import { ApiError } from '../../subgraphs/platform/errors.ts';
-import { assertPlanReaches } from '../auth/plan-access.ts';
+import { assertAnonymousReaches, assertPlanReaches } from '../auth/plan-access.ts';
 import type { createFieldLimiter } from '../limits/field-limits.ts';
 import { assertWithinBounds, fragmentsOf, resolveOperation } from '../limits/operation-bounds.ts';
 import { measureOperation } from '../limits/query-cost.ts';
@@ -39,8 +39,8 @@ export async function checkOperation(
   const shape = measureOperation(schema, operation, fragmentsOf(document), variables);
   try {
     assertWithinBounds(shape);
-    // Only the fixed operations of public REST routes run without a viewer.
-    if (!viewer) return;
+    // Without a viewer: the public REST routes' fixed operations, or a /graphql request without a credential.
+    if (!viewer) return assertAnonymousReaches(shape.fields);
     assertPlanReaches(viewer.plan, [...shape.fields.keys()].map(splitCoordinate));
   } catch (error) {
     throw error instanceof ApiError ? withHttp(error) : error;

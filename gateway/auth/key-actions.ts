@@ -10,7 +10,7 @@ import type { Action } from './grants.ts';
  * so a key looks and behaves the same whichever way it was made. Callers check the grant (`keyAction`) first.
  */
 export const CreateKeyBody = z.strictObject({
-  name: z.string().trim().min(1, 'must not be empty').max(100, 'is at most 100 characters').default('default'),
+  name: z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters').default('default'),
   mode: z.enum(['live', 'sandbox'], 'must be live or sandbox').default('live'),
 });
 

@@ -1,7 +1,7 @@
 import { isInterfaceType, isObjectType } from 'graphql';
 import type { GraphQLSchema } from 'graphql';
 import { PLAN_RULES } from '../../subgraphs/index.ts';
-import { ForbiddenError } from '../../subgraphs/platform/errors.ts';
+import { ForbiddenError, UnauthorizedError } from '../../subgraphs/platform/errors.ts';
 import { planReaches as includesPlan } from '../../subgraphs/platform/plans.ts';
 import type { Plan, PlanRule } from '../../subgraphs/platform/plans.ts';
 
@@ -39,6 +39,38 @@ export function assertPlanReaches(plan: Plan, fields: Iterable<{ typeName: strin
       throw new ForbiddenError(
         'plan_required',
         `${rule.feature} require the ${rule.plan} plan or higher; your plan is ${plan}.`,
+      );
+    }
+  }
+}
+
+/** A caller without a credential gets the lowest plan's fields (and, in the subgraphs, its signal history). */
+export const ANONYMOUS_PLAN: Plan = 'analyst';
+
+/**
+ * What a caller without a credential may ask over GraphQL: what the public REST routes show (`GET /api/search`
+ * is `ticker`, `GET /api/stats/public` is `publicStats`), once each as there, and the schema by introspection.
+ */
+export const PUBLIC_ROOT_FIELDS: ReadonlySet<string> = new Set(['Query.ticker', 'Query.publicStats']);
+const ROOT_TYPES = new Set(['Query', 'Mutation', 'Subscription']);
+
+/**
+ * Refuses (401) an operation without a credential that selects anything else: another root field, a public one
+ * twice (aliases), or a field above the anonymous plan. `fields` counts each `Type.field` the operation selects.
+ */
+export function assertAnonymousReaches(fields: ReadonlyMap<string, number>): void {
+  for (const [coordinate, occurrences] of fields) {
+    const dot = coordinate.indexOf('.');
+    const typeName = coordinate.slice(0, dot);
+    const fieldName = coordinate.slice(dot + 1);
+    if (isMetaField(typeName, fieldName)) continue;
+    const open = ROOT_TYPES.has(typeName)
+      ? PUBLIC_ROOT_FIELDS.has(coordinate) && occurrences === 1
+      : planReaches(ANONYMOUS_PLAN, ruleFor(typeName, fieldName));
+    if (!open) {
+      throw new UnauthorizedError(
+        `A valid API key or session token is required for ${coordinate}${occurrences > 1 ? ` asked ${occurrences} times` : ''}. ` +
+          'Without one, ticker and publicStats answer (once each, with the analyst plan’s fields), and introspection.',
       );
     }
   }

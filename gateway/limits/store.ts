@@ -21,6 +21,8 @@ export interface CounterStore {
   ): Promise<{ count: number; oldest: number; added: boolean }>;
   get(key: string): Promise<string | undefined>;
   set(key: string, value: string, ttlMs: number): Promise<void>;
+  /** Forgets a value written by `set`. */
+  delete(key: string): Promise<void>;
   /** Forgets a sliding log (a login that succeeded clears its own failures). */
   clearLog(key: string): Promise<void>;
   /** Resolves when the store answers (readiness); throws StoreUnavailableError otherwise. */
@@ -76,6 +78,10 @@ export class MemoryCounterStore implements CounterStore {
 
   async set(key: string, value: string, ttlMs: number) {
     this.values.set(key, { value, expiresAt: Date.now() + ttlMs });
+  }
+
+  async delete(key: string) {
+    this.values.delete(key);
   }
 
   async clearLog(key: string) {
@@ -150,6 +156,10 @@ export class RedisCounterStore implements CounterStore {
 
   async set(key: string, value: string, ttlMs: number) {
     await unavailableUnlessAnswered(this.redis.set(key, value, 'PX', ttlMs));
+  }
+
+  async delete(key: string) {
+    await unavailableUnlessAnswered(this.redis.del(key));
   }
 
   async clearLog(key: string) {

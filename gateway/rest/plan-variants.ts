@@ -4,8 +4,7 @@ import { PLANS } from '../../subgraphs/platform/plans.ts';
 import type { Plan } from '../../subgraphs/platform/plans.ts';
 import { planReaches, ruleFor } from '../auth/plan-access.ts';
 
-/** A caller without a credential gets the lowest plan's fields (and, in the subgraphs, its signal history). */
-export const ANONYMOUS_PLAN: Plan = 'analyst';
+export { ANONYMOUS_PLAN } from '../auth/plan-access.ts';
 
 /** A route's operation as one plan may run it, and where the response holds `null` for what was left out. */
 export interface PlanVariant {

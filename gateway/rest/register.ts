@@ -52,17 +52,28 @@ export function registerRestRoutes(app: FastifyInstance, routes: readonly RestRo
       url: route.path,
       config: { public: route.public ?? false },
       handler: async (request: FastifyRequest, reply: FastifyReply) => {
+        // Query string, path and body are read together, so one 400 names the problems of all three. Null
+        // prototype: a parameter named `__proto__` is a key like any other.
+        const problems: Record<string, string> = Object.create(null);
         const variables = {
-          ...readParameters(request.query as Record<string, unknown>, route.query ?? {}, coercers, 'query'),
-          ...readParameters(request.params as Record<string, unknown>, route.params ?? {}, coercers, 'path'),
-          ...(route.body ? route.body(readBody(request.body)) : {}),
+          ...readParameters(request.query as Record<string, unknown>, route.query ?? {}, coercers, 'query', problems),
+          ...readParameters(request.params as Record<string, unknown>, route.params ?? {}, coercers, 'path', problems),
+          ...collectProblems(problems, () => (route.body ? route.body(readBody(request.body)) : {})),
         };
         const contextValue = deps.contextFor(request);
         const variant = variants?.get(request.viewer?.plan ?? ANONYMOUS_PLAN);
-        const { data, errors, headers } = variant
-          ? await throughGateway(deps.graphql, variant.operation, variables, contextValue)
-          : ((await direct?.(variables, contextValue)) ??
-            (await throughGateway(deps.graphql, route.operation, variables, contextValue)));
+        const run = async (values: Record<string, unknown>) =>
+          variant
+            ? await throughGateway(deps.graphql, variant.operation, values, contextValue)
+            : ((await direct?.(values, contextValue)) ??
+              (await throughGateway(deps.graphql, route.operation, values, contextValue)));
+        if (Object.keys(problems).length > 0) {
+          // Ranges and formats are the resolver's to check: a read runs without the parameters refused here, so the
+          // same answer names its problems too. A write never runs with a refused parameter.
+          if (route.method === 'GET') addResolverProblems(problems, (await run(variables)).errors, parameterOf);
+          throw new BadRequestError({ ...problems });
+        }
+        const { data, errors, headers } = await run(variables);
         // Headers set while the operation ran (a field's own rate limit sets Retry-After) belong to the reply.
         for (const [name, value] of headers) reply.header(name, value);
         if (errors?.length) return sendError(reply, errors[0] as GraphQLFormattedError, parameterOf);
@@ -74,6 +85,29 @@ export function registerRestRoutes(app: FastifyInstance, routes: readonly RestRo
       },
     });
   }
+}
+
+/** The variables `read` returns, or none when it refuses the body: its problems are added to `problems`. */
+function collectProblems(problems: Record<string, string>, read: () => Record<string, unknown>) {
+  try {
+    return read();
+  } catch (error) {
+    if (!(error instanceof BadRequestError && error.details)) throw error;
+    for (const [name, problem] of Object.entries(error.details)) problems[name] ??= problem;
+    return {};
+  }
+}
+
+/** The resolver's `invalid_parameter` details, named as the client sent them, beside the gateway's own. */
+function addResolverProblems(
+  problems: Record<string, string>,
+  errors: readonly GraphQLFormattedError[] | undefined,
+  parameterOf: Map<string, string>,
+) {
+  const [first] = errors ?? [];
+  const { status, body } = first ? errorBodyOf(first) : { status: 200, body: undefined };
+  if (status !== 400 || !body?.details) return;
+  for (const [argument, problem] of Object.entries(body.details)) problems[restName(argument, parameterOf)] ??= problem;
 }
 
 async function throughGateway(
@@ -90,14 +124,14 @@ async function throughGateway(
   return { data, errors, headers: response.http.headers };
 }
 
+/** The variables of the parameters that have the right type; the others' problems are added to `details`. */
 function readParameters(
   source: Record<string, unknown>,
   mapping: Record<string, string>,
   coercers: Map<string, Coerce>,
   where: 'query' | 'path',
+  details: Record<string, string>,
 ): Record<string, unknown> {
-  // Null prototype: a parameter named `__proto__` is a key like any other.
-  const details: Record<string, string> = Object.create(null);
   const variables: Record<string, unknown> = {};
   for (const [name, raw] of Object.entries(source ?? {})) {
     // Own members only: `constructor` or `__proto__` must not find Object.prototype's.
@@ -115,7 +149,6 @@ function readParameters(
     if ('error' in coerced) details[name] = name === 'sort' ? sortError(coerced.error) : coerced.error;
     else variables[variable] = coerced.value;
   }
-  if (Object.keys(details).length > 0) throw new BadRequestError(details);
   return variables;
 }
 

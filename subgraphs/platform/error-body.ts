@@ -46,12 +46,20 @@ export function formatGraphQLError(formatted: GraphQLFormattedError, original: u
   }
   if (typeof code === 'string' && CLIENT_ERROR_CODES.has(code)) {
     const message = VALIDATION_ABORTED.test(formatted.message) ? VALIDATION_ABORTED_MESSAGE : formatted.message;
-    return { message, locations: formatted.locations, extensions: { code: 'invalid_parameter' } };
+    // A mutation sent by GET is Apollo's 405 (with Allow: POST): the code says so as it does on REST.
+    const clientCode = httpStatusOf(original) === 405 ? 'method_not_allowed' : 'invalid_parameter';
+    return { message, locations: formatted.locations, extensions: { code: clientCode } };
   }
   const unexpected = unexpectedError(original);
   if (unexpected.code === 'database_unavailable') logger.error({ err: original }, 'database unavailable');
   else logger.error({ err: original, graphqlError: formatted }, 'unexpected GraphQL error');
   return { message: unexpected.message, path: formatted.path, extensions: { code: unexpected.code } };
+}
+
+/** The HTTP status Apollo Server gives an error of its own (`extensions.http.status`), if any. */
+function httpStatusOf(error: unknown): number | undefined {
+  const http = (error as { extensions?: { http?: { status?: unknown } } } | undefined)?.extensions?.http;
+  return typeof http?.status === 'number' ? http.status : undefined;
 }
 
 /** The REST status and body of a formatted GraphQL error. */

@@ -63,7 +63,11 @@ describe('the session cookie', () => {
       const response = await service.request(method, path, withCookie);
       expect(response.status, `${method} ${path}`).toBe(401);
     }
-    const graphql = await service.request('POST', '/graphql', { ...withCookie, body: { query: '{ __typename }' } });
+    // A field that needs a credential (the schema and the public fields answer anyone).
+    const graphql = await service.request('POST', '/graphql', {
+      ...withCookie,
+      body: { query: '{ signals(limit: 1) { nodes { id } } }' },
+    });
     expect(graphql.status).toBe(401);
     const created = await service.request('POST', '/api/keys', { ...withCookie, body: { mode: 'live' } });
     expect(created.status).toBe(401);

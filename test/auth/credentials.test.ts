@@ -190,9 +190,13 @@ describe('accounts, session tokens and API keys', () => {
       expect(rest.status, authorization).toBe(401);
       expect(rest.body).toEqual(UNAUTHORIZED);
       expect(rest.headers.get('www-authenticate')).toBe('Bearer realm="api"');
-      const graphql = await service.request('POST', '/graphql', { headers, body: { query: '{ __typename }' } });
+      // Over GraphQL the same refusal is a GraphQL response (signals needs a credential; __typename would not).
+      const graphql = await service.request('POST', '/graphql', {
+        headers,
+        body: { query: '{ signals(limit: 1) { nodes { id } } }' },
+      });
       expect(graphql.status, authorization).toBe(401);
-      expect(graphql.body).toEqual(UNAUTHORIZED);
+      expect(graphql.body.errors[0].extensions).toEqual({ code: UNAUTHORIZED.error });
       expect(graphql.headers.get('www-authenticate')).toBe('Bearer realm="api"');
     }
   });

@@ -1,6 +1,7 @@
 /**
  * GraphiQL in a real browser (Debian's Chromium through playwright-core): the page, its assets and Monaco's
- * workers all come from this service, and a query typed into it with a key in the header editor is answered.
+ * workers all come from this service; it opens without a key (help text, anonymous schema), reloads the schema when
+ * a key is put in the header editor, and answers a query with it.
  * Part of the default suite; CI installs Chromium (.ci/run). Without it this file fails, on purpose.
  */
 import { existsSync } from 'node:fs';
@@ -69,12 +70,19 @@ async function replaceEditorText(page: Page, editor: Locator, text: string) {
   await page.keyboard.insertText(text);
 }
 
+/** The introspection requests GraphiQL sent, with the credential each carried (none: anonymous). */
+interface Introspection {
+  authorization: string | undefined;
+  status: number;
+}
+
 describe('GraphiQL at GET /graphql', () => {
-  it('runs a query with the key from the header editor, loading nothing from elsewhere', async () => {
+  it('opens with help and a Bearer header to fill in, without an error; reloads the schema with the key; runs a query', async () => {
     const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
     const page = await context.newPage();
     const requests: string[] = [];
     const problems: string[] = [];
+    const introspections: Introspection[] = [];
     page.on('request', (request) => requests.push(request.url()));
     page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
     page.on('console', (message) => {
@@ -84,26 +92,43 @@ describe('GraphiQL at GET /graphql', () => {
       }
     });
     page.on('response', (response) => {
-      if (response.status() < 400) return;
-      const { pathname } = new URL(response.url());
-      // Before the key is in the header editor, GraphiQL's schema request is refused: that is the point.
-      if (response.status() === 401 && pathname === '/graphql') return;
-      problems.push(`${response.status()} ${response.request().method()} ${pathname}`);
+      const request = response.request();
+      if ((request.postData() ?? '').includes('__schema')) {
+        introspections.push({ authorization: request.headers().authorization, status: response.status() });
+      }
+      // No refusal at all, the first schema request (before any key) included.
+      if (response.status() >= 400) {
+        problems.push(`${response.status()} ${request.method()} ${new URL(response.url()).pathname}`);
+      }
     });
 
     const response = await page.goto(`${service.url}/graphql`);
     expect(response?.status()).toBe(200);
-    await page.locator('.graphiql-query-editor .monaco-editor').waitFor({ timeout: 30_000 });
+    const queryEditor = page.locator('.graphiql-query-editor .monaco-editor');
+    await queryEditor.waitFor({ timeout: 30_000 });
+    // The help text, whose query answers without a key.
+    await expect.poll(() => queryEditor.innerText()).toMatch(/put\s+your\s+API\s+key\s+after\s+"Bearer\s"/);
+    // The schema was fetched as an anonymous caller and answered.
+    await expect.poll(() => introspections.length, { timeout: 20_000 }).toBeGreaterThan(0);
+    expect(introspections[0]).toEqual({ authorization: undefined, status: 200 });
+    await page.locator('.graphiql-execute-button').click();
+    const result = page.locator('.graphiql-response');
+    await expect.poll(() => result.innerText(), { timeout: 20_000 }).toMatch(/"membersTracked":\s*0\b/);
 
     await page.getByRole('button', { name: 'Headers' }).click();
     const headers = page.getByRole('region', { name: 'Headers' }).getByRole('code');
     // Monaco renders spaces as no-break spaces, which \s matches.
-    await expect.poll(() => headers.innerText()).toMatch(/"Authorization":\s"Bearer\s<your\skey>"/);
+    await expect.poll(() => headers.innerText()).toMatch(/"Authorization":\s"Bearer\s"/);
     await replaceEditorText(page, headers, JSON.stringify({ Authorization: `Bearer ${key}` }));
-    await replaceEditorText(page, page.locator('.graphiql-query-editor .monaco-editor'), QUERY);
-    await page.locator('.graphiql-execute-button').click();
+    // Once the header editor is still, the schema is fetched again, with the key.
+    await expect
+      .poll(() => introspections.some((sent) => sent.authorization === `Bearer ${key}` && sent.status === 200), {
+        timeout: 20_000,
+      })
+      .toBe(true);
 
-    const result = page.locator('.graphiql-response');
+    await replaceEditorText(page, queryEditor, QUERY);
+    await page.locator('.graphiql-execute-button').click();
     await expect.poll(() => result.innerText(), { timeout: 20_000 }).toMatch(/"total":\s*1\b/);
     await page.screenshot({ path: '/tmp/graphiql.png' });
 
@@ -127,8 +152,8 @@ describe('GraphiQL over HTTP', () => {
     const assets = [...page.text.matchAll(/(?:href|src)="(\/graphql\/assets\/[^"]+)"/g)].map((match) => match[1]!);
     expect(assets.length).toBe(2);
 
-    // The same path without a browser's Accept header is GraphQL over GET, which needs a key.
-    const api = await service.request('GET', '/graphql?query=%7B__typename%7D');
+    // The same path without a browser's Accept header is GraphQL over GET: a key for anything but the public fields.
+    const api = await service.request('GET', `/graphql?query=${encodeURIComponent('{ companies { nodes { id } } }')}`);
     expect(api.status).toBe(401);
   });
 

@@ -235,12 +235,14 @@ describe('subgraph services reached by URL', () => {
       expect(readyElapsed).toBeLessThan(10_000);
     });
 
-    it('is answered by the request deadline (REQUEST_TIMEOUT_MS) when that comes first: 503 with our JSON body', async () => {
+    it('is answered by the request deadline (REQUEST_TIMEOUT_MS) when that comes first: 503 with our GraphQL error', async () => {
       const app = await gatewayTo(silentUrl(), { subgraphTimeoutMs: 30_000, requestTimeoutMs: 1_000 });
       extra.push(app);
       const [response, elapsed] = await timed(() => graphql(app));
       expect(response.statusCode).toBe(503);
-      expect(response.json()).toEqual({ error: 'service_unavailable', message: REQUEST_DEADLINE_MESSAGE });
+      expect(response.json()).toEqual({
+        errors: [{ message: REQUEST_DEADLINE_MESSAGE, extensions: { code: 'service_unavailable' } }],
+      });
       expect(elapsed).toBeLessThan(10_000);
     });
   });

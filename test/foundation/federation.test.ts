@@ -80,6 +80,6 @@ describe('the Company entity across subgraphs', () => {
       body: { query: '{ companies { pageInfo { total } } }' },
     });
     expect(response.status).toBe(401);
-    expect(response.body.error).toBe('unauthorized');
+    expect(response.body.errors[0].extensions.code).toBe('unauthorized');
   });
 });

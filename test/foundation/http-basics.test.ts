@@ -272,6 +272,7 @@ describe('HTTP basics', () => {
         const response = await scrape(authorization);
         expect(response.status, authorization).toBe(401);
         expect(response.body.error).toBe('unauthorized');
+        expect(response.headers.get('www-authenticate')).toBe('Bearer realm="api"');
       }
       const absent = await plain.request('GET', '/metrics', { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
       expect(absent.status).toBe(404);

@@ -245,7 +245,8 @@ describe('malformed GraphQL requests', () => {
     const padding = 'x'.repeat(QUERY_LIMITS.maxBodyBytes);
     const large = await service.request('POST', '/graphql', { key, body: { query: `{ __typename } # ${padding}` } });
     expect(large.status).toBe(413);
-    expect(large.body.error).toBe('invalid_parameter');
+    // Refused by the HTTP layer before GraphQL runs, and still a GraphQL response.
+    expect(large.body.errors[0].extensions.code).toBe('invalid_parameter');
   });
 
   it('applies the same bounds to GET /graphql', async () => {

@@ -30,7 +30,9 @@ describe('sandbox credits and usage metering', () => {
     expect(refused.body).toEqual(trialOver);
     const graphql = await service.request('POST', '/graphql', { key, body: { query: '{ __typename }' } });
     expect(graphql.status).toBe(403);
-    expect(graphql.body).toEqual(trialOver);
+    expect(graphql.body).toEqual({
+      errors: [{ message: trialOver.message, extensions: { code: trialOver.error, redirect: trialOver.redirect } }],
+    });
     const [row] = await service.databases.live.sql.query<{ calls_used: number }>(
       'SELECT calls_used FROM api_keys WHERE prefix = $1',
       [key.slice(0, 12)],

@@ -4,6 +4,7 @@ import { accountOf } from '../../platform/context.ts';
 import type { RequestContext } from '../../platform/context.ts';
 import { BadRequestError, ConflictError, NotFoundError } from '../../platform/errors.ts';
 import { argument, defineArguments } from '../../platform/arguments.ts';
+import { validateTogether } from '../../platform/validation.ts';
 import { idCodec } from '../../platform/ids.ts';
 import { definePageObject } from '../../platform/page-object.ts';
 import { defineSort, pageArgument, pageSizeArgument } from '../../platform/paging.ts';
@@ -166,9 +167,15 @@ const DeleteLeadInput = builder.inputType('DeleteLeadInput', { fields: (t) => ({
  */
 async function saveLead(context: RequestContext, input: Record<string, unknown>) {
   const accountId = accountOf(context);
-  const { recordId, notes, tags } = saveLeadInput.parse(input);
-  const parsed = parseRecordId(recordId);
-  if (!parsed) throw new BadRequestError({ recordId: 'must be a record id such as b2b_123, prop_7 or atty_5' });
+  // The record id's form is checked with the other fields, so one answer names every problem.
+  const [{ recordId, notes, tags }, parsed] = validateTogether(
+    () => saveLeadInput.parse(input),
+    () => {
+      const record = parseRecordId(String(input.recordId));
+      if (!record) throw new BadRequestError({ recordId: 'must be a record id such as b2b_123, prop_7 or atty_5' });
+      return record;
+    },
+  );
   const existing = await context.db.prisma.lead.findUnique({ where: { accountId_recordId: { accountId, recordId } } });
   if (existing) return { lead: existing, created: false };
   if (!(await parsed.type.findUnique(context.db, parsed.id))) throw new NotFoundError(`Record ${recordId}`);
@@ -183,7 +190,11 @@ async function saveLead(context: RequestContext, input: Record<string, unknown>)
 
 /** Applies a change to one of the caller's leads; a status change must follow the lifecycle (else 409). */
 async function updateLead(context: RequestContext, id: string, input: Record<string, unknown>): Promise<LeadRow> {
-  const change = leadChange.parse(input);
+  // A bad id and a bad change are reported together.
+  const [change] = validateTogether(
+    () => leadChange.parse(input),
+    () => leadIds.parse(id),
+  );
   const lead = await ownedLead(context, id);
   const status = change.status && change.status !== lead.status ? change.status : undefined;
   if (status && !NEXT_STATUSES[lead.status as LeadStatusValue].includes(status)) {
