@@ -3,15 +3,13 @@
  * over HTTP: sign in, create a key and read it from the page (once), call the API with it, see the call in the
  * usage chart, revoke it, and see the same call refused. Part of the default suite, like graphiql.test.ts.
  */
-import { existsSync } from 'node:fs';
-import { chromium } from 'playwright-core';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../support/chromium.ts';
 import { startTestService } from '../support/service.ts';
 import type { TestService } from '../support/service.ts';
 import { accountWithPassword } from '../account/dashboard-client.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
 const EMAIL = 'analyst@example.com';
 const PASSWORD = 'correct horse battery staple';
 
@@ -19,18 +17,9 @@ let service: TestService;
 let browser: Browser;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(
-      `The browser tests need Chromium at ${CHROMIUM}: run \`apt-get install -y chromium\` (.ci/run does).`,
-    );
-  }
   service = await startTestService({ sandboxScale: 0 });
   await accountWithPassword(service, EMAIL, PASSWORD, 'analyst');
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-sync'],
-  });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();

@@ -3,14 +3,12 @@
  * OpenAPI document come from this service, a sandbox key entered under "Authorize" makes a "Try it out" call
  * that the service answers, and nothing is requested from anywhere else. Without Chromium this file fails.
  */
-import { existsSync } from 'node:fs';
-import { chromium } from 'playwright-core';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../support/chromium.ts';
 import { startTestService } from '../support/service.ts';
 import type { TestService } from '../support/service.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
 const SUMMARY = 'Acme Robotics files an 8-K announcing a new robotics plant.';
 
 let service: TestService;
@@ -18,11 +16,6 @@ let browser: Browser;
 let key: string;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(
-      `The browser tests need Chromium at ${CHROMIUM}: run \`apt-get install -y chromium\` (.ci/run does).`,
-    );
-  }
   service = await startTestService({ sandboxScale: 0 });
   ({ key } = await service.createKey({ mode: 'sandbox' }));
   await service.databases.sandbox.prisma.signal.create({
@@ -40,19 +33,7 @@ beforeAll(async () => {
       createdAt: new Date(),
     },
   });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();

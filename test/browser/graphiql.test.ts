@@ -4,14 +4,12 @@
  * a key is put in the header editor, and answers a query with it.
  * Part of the default suite; CI installs Chromium (.ci/run). Without it this file fails, on purpose.
  */
-import { existsSync } from 'node:fs';
-import { chromium } from 'playwright-core';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../support/chromium.ts';
 import { startTestService } from '../support/service.ts';
 import type { TestService } from '../support/service.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
 const QUERY = '{ companies { pageInfo { total } } }';
 
 let service: TestService;
@@ -19,11 +17,6 @@ let browser: Browser;
 let key: string;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(
-      `The browser tests need Chromium at ${CHROMIUM}: run \`apt-get install -y chromium\` (.ci/run does).`,
-    );
-  }
   service = await startTestService({ sandboxScale: 0 });
   ({ key } = await service.createKey({ mode: 'sandbox' }));
   await service.databases.sandbox.prisma.company.create({
@@ -43,19 +36,7 @@ beforeAll(async () => {
       decisionMakerEmail: 'ada@acme.example',
     },
   });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();

@@ -1,0 +1,31 @@
+import { existsSync } from 'node:fs';
+import { chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+
+const CHROMIUM = '/usr/bin/chromium';
+
+/**
+ * Debian's Chromium, headless, for the browser tests (part of the default suite; CI installs it, .ci/run).
+ * Without it the test fails on purpose, saying how to install it. Background traffic is off, so a test that
+ * watches every request sees only the page's own.
+ */
+export async function launchChromium(): Promise<Browser> {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(
+      `The browser tests need Chromium at ${CHROMIUM}: run \`apt-get install -y chromium\` (.ci/run does).`,
+    );
+  }
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
