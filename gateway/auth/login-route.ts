@@ -22,7 +22,6 @@ export const LOGIN_ROUTE: HandWrittenRoute = {
   operationId: 'Login',
   summary: 'A session token for an e-mail address and password; present it as a bearer credential.',
   public: true,
-  errors: [401],
   body: LoginBody,
   response: LoginAnswer,
 };

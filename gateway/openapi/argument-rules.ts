@@ -78,14 +78,14 @@ export function inputFieldRules(typeName: string): Map<string, JsonSchema> {
 }
 
 /** What JSON Schema can say of a zod rule as a client sends it: ranges, lengths, patterns, formats, defaults. */
-function ruleSchema(rule: z.ZodType): JsonSchema {
+export function ruleSchema(rule: z.ZodType): JsonSchema {
   const { $schema: _, ...schema } = z.toJSONSchema(rule, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
   return schema;
 }
 
 /**
  * The JSON Schema of each variable's rule, where the subgraph that owns its argument declared one. The type
- * and enum come from GraphQL (openapi/parameters.ts); this adds what only the rule knows.
+ * and enum come from GraphQL (openapi/table-route.ts); this adds what only the rule knows.
  */
 export function variableRules(schema: GraphQLSchema, operation: OperationDefinitionNode): Map<string, JsonSchema> {
   const rules = new Map<string, JsonSchema>();

@@ -1,10 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { STATUS_BY_CODE } from '../../subgraphs/platform/errors.ts';
 import type { ErrorCode } from '../../subgraphs/platform/errors.ts';
 import { KEY_ROUTES } from '../auth/account-routes.ts';
 import { LOGIN_ROUTE } from '../auth/login-route.ts';
 import { USAGE_ROUTES } from '../auth/usage-route.ts';
+import { BEARER_CHALLENGE } from '../http/authenticate-challenge.ts';
 import { rateLimitHeaders } from '../limits/rate-limit.ts';
 import { usageHeaders } from '../limits/usage.ts';
 import { marketsRoutes } from '../rest/markets-routes.ts';
@@ -15,6 +16,7 @@ import { webhookRoutes } from '../rest/webhook-routes.ts';
 import { apiSchema } from '../supergraph.ts';
 import type { HandWrittenRoute } from './hand-written-route.ts';
 import type { JsonSchema } from './json-schema.ts';
+import { ruleSchema } from './argument-rules.ts';
 import { recordedExamples } from './examples.ts';
 import { ComponentRegistry } from './selection-schema.ts';
 import { describeTableRoute } from './table-route.ts';
@@ -64,25 +66,23 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   503: 'A dependency (the database, the counter store, a subgraph) is unavailable; retry later.',
 };
 
-function headerNames(headers: Record<string, string>): string[] {
-  return Object.keys(headers);
-}
+/** The rate-limit headers (`Retry-After` among them) and the usage headers, named by the functions that set them. */
+const RATE_LIMIT_HEADERS = Object.keys(rateLimitHeaders({ limit: 0, remaining: 0, reset: 0, retryAfter: 0 }));
+const USAGE_HEADERS = Object.keys(
+  usageHeaders({
+    mode: 'live',
+    period: { start: null, end: null },
+    calls: 0,
+    allowance: 0,
+    remaining: 0,
+    overageCalls: 0,
+    overageCost: 0,
+  }),
+);
 
 function components(registry: ComponentRegistry) {
-  const rateHeaders = headerNames(rateLimitHeaders({ limit: 0, remaining: 0, reset: 0, retryAfter: 0 }));
-  const usage = headerNames(
-    usageHeaders({
-      mode: 'live',
-      period: { start: null, end: null },
-      calls: 0,
-      allowance: 0,
-      remaining: 0,
-      overageCalls: 0,
-      overageCost: 0,
-    }),
-  );
   const headers = Object.fromEntries(
-    [...rateHeaders, ...usage].map((name) => [
+    [...RATE_LIMIT_HEADERS, ...USAGE_HEADERS].map((name) => [
       name,
       {
         description: name.startsWith('x-usage')
@@ -100,7 +100,7 @@ function components(registry: ComponentRegistry) {
       {
         description: ERROR_DESCRIPTIONS[status] ?? 'An error.',
         ...(status === 401
-          ? { headers: { 'www-authenticate': { schema: { type: 'string', const: 'Bearer realm="api"' } } } }
+          ? { headers: { 'www-authenticate': { schema: { type: 'string', const: BEARER_CHALLENGE } } } }
           : status === 429
             ? { headers: { 'retry-after': { $ref: '#/components/headers/retry-after' } } }
             : {}),
@@ -151,8 +151,10 @@ function errorStatuses(route: {
   errors?: number[];
 }): number[] {
   const statuses = [
+    // A public route with a credential that is not valid answers 401 too.
     400,
-    ...(route.public ? [] : [401, 403]),
+    401,
+    ...(route.public ? [] : [403]),
     ...(route.hasPathParameters ? [404] : []),
     ...(route.method === 'GET' ? [] : [409]),
     429,
@@ -160,12 +162,12 @@ function errorStatuses(route: {
     503,
     ...(route.errors ?? []),
   ];
-  return [...new Set(statuses)].sort();
+  return [...new Set(statuses)].sort((a, b) => a - b);
 }
 
 function successHeaders(isPublic: boolean | undefined) {
-  const names = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'];
-  if (!isPublic) names.push('x-usage-calls', 'x-usage-allowance', 'x-usage-remaining', 'x-usage-overage');
+  const names = RATE_LIMIT_HEADERS.filter((name) => name !== 'retry-after');
+  if (!isPublic) names.push(...USAGE_HEADERS);
   return Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }]));
 }
 
@@ -205,14 +207,9 @@ function operationObject(
   };
 }
 
-function jsonSchemaOf(schema: z.ZodType): JsonSchema {
-  const { $schema: _, ...rest } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
-  return rest;
-}
-
 function zodParameters(schema: z.ZodObject | undefined, where: 'path' | 'query') {
   if (!schema) return [];
-  const json = jsonSchemaOf(schema) as { properties?: Record<string, JsonSchema>; required?: string[] };
+  const json = ruleSchema(schema) as { properties?: Record<string, JsonSchema>; required?: string[] };
   return Object.entries(json.properties ?? {}).map(([name, property]) => ({
     name,
     in: where,
@@ -226,14 +223,14 @@ function handWrittenDescription(route: HandWrittenRoute, example: unknown) {
     operationId: route.operationId,
     summary: route.summary,
     parameters: [...zodParameters(route.params, 'path'), ...zodParameters(route.query, 'query')],
-    body: route.body && jsonSchemaOf(route.body),
+    body: route.body && ruleSchema(route.body),
     statuses: route.statuses ?? [200],
     content:
       'files' in route.response
         ? Object.fromEntries(route.response.files.map((type) => [type, { schema: { type: 'string' } }]))
         : {
             'application/json': {
-              schema: jsonSchemaOf(route.response),
+              schema: ruleSchema(route.response),
               ...(example !== undefined ? { example } : {}),
             },
           },
@@ -293,14 +290,17 @@ export function openApiDocument(): OpenApiDocument {
     paths,
     components: components(registry),
   };
-  return withoutUnusedSchemas(document);
+  return withoutUnusedSchemas(document, registry.numbered);
 }
 
 /**
  * Drops the components no path reaches: the selection walk names every object type, and `respond` unwraps some
  * (a page object whose nodes become the list), so those names never appear in an answer.
  */
-function withoutUnusedSchemas(document: OpenApiDocument & { components: { schemas: Record<string, JsonSchema> } }) {
+function withoutUnusedSchemas(
+  document: OpenApiDocument & { components: { schemas: Record<string, JsonSchema> } },
+  numbered: Map<string, string>,
+) {
   const schemas = document.components.schemas;
   const used = new Set<string>(['Error']);
   const visit = (value: unknown): void => {
@@ -322,7 +322,7 @@ function withoutUnusedSchemas(document: OpenApiDocument & { components: { schema
   // `Ticker2` becomes `Ticker` when the first `Ticker` was one of those dropped.
   const renamed: [string, string][] = [];
   for (const name of Object.keys(schemas)) {
-    const base = /^(.+?)\d+$/.exec(name)?.[1];
+    const base = numbered.get(name);
     if (!base || Object.hasOwn(schemas, base)) continue;
     schemas[base] = schemas[name]!;
     delete schemas[name];

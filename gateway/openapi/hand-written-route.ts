@@ -14,7 +14,7 @@ export interface HandWrittenRoute {
   query?: z.ZodObject;
   body?: z.ZodType;
   statuses?: number[];
-  /** Error statuses beyond those its access and parameters imply (a public login's 401, a file not ready's 409). */
+  /** Error statuses beyond those its access and parameters imply (a file not ready's 409). */
   errors?: number[];
   /** The JSON answer; or, for a file, its content types. */
   response: z.ZodType | { files: string[] };

@@ -43,6 +43,8 @@ export function namedTypeSchema(type: GraphQLNamedType): JsonSchema {
  */
 export class ComponentRegistry {
   readonly schemas: Record<string, JsonSchema> = {};
+  /** `Signal2` → `Signal`: the names numbered here, by the type's name. */
+  readonly numbered = new Map<string, string>();
   private readonly nameOf = new Map<string, string>();
 
   ref(typeName: string, schema: JsonSchema): JsonSchema {
@@ -51,6 +53,7 @@ export class ComponentRegistry {
     if (!name) {
       name = typeName;
       for (let n = 2; Object.hasOwn(this.schemas, name); n++) name = `${typeName}${n}`;
+      if (name !== typeName) this.numbered.set(name, typeName);
       this.schemas[name] = schema;
       this.nameOf.set(key, name);
     }

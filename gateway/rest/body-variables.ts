@@ -43,7 +43,13 @@ function readFields(
     else if (isNested(field.type)) {
       const problem = typeProblem(value, 'object');
       if (problem) details[prefix + name] = problem;
-      else variables[field.variable] = readFields(value as Record<string, unknown>, field.type, details, `${name}.`);
+      else
+        variables[field.variable] = readFields(
+          value as Record<string, unknown>,
+          field.type,
+          details,
+          `${prefix}${name}.`,
+        );
     } else {
       const problem = typeProblem(value, field.type);
       if (problem) details[prefix + name] = problem;

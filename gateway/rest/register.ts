@@ -70,7 +70,8 @@ export function registerRestRoutes(app: FastifyInstance, routes: readonly RestRo
         if (Object.keys(problems).length > 0) {
           // Ranges and formats are the resolver's to check: a read runs without the parameters refused here, so the
           // same answer names its problems too. A write never runs with a refused parameter.
-          if (route.method === 'GET') addResolverProblems(problems, (await run(variables)).errors, parameterOf);
+          if (operation.operation === 'query')
+            addResolverProblems(problems, (await run(variables)).errors, parameterOf);
           throw new BadRequestError({ ...problems });
         }
         const { data, errors, headers } = await run(variables);

@@ -10,7 +10,7 @@ export const BOUND_TO_REQUEST = Symbol('bound to a request');
 export const logger = pino({
   level: env.LOG_LEVEL,
   base: undefined,
-  redact: ['req.headers.authorization'],
+  redact: ['req.headers.authorization', 'req.headers.cookie'],
   // A line logged while a request is served names it, whichever module wrote it.
   mixin: (_object, _level, log) => {
     const requestId = (log as Logger & { [BOUND_TO_REQUEST]?: true })[BOUND_TO_REQUEST]

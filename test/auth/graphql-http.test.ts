@@ -40,7 +40,10 @@ describe('GET /graphql', () => {
 
   it('refuses a request that carries a cookie but could come from another site, and only that', async () => {
     const { key } = await service.createKey({ plan: 'analyst', mode: 'live' });
-    const cookie = 'session=anything';
+    const cookie = '__Host-session=anything';
+    // Only the dashboard's session cookie authenticates anything; another cookie alone is no reason to refuse.
+    const other = await service.request('GET', get('{ __typename }'), { headers: { cookie: 'lb=1; __Host-csrf=x' } });
+    expect(other.status, other.text).toBe(200);
     const forged = await service.request('GET', get('{ publicStats { membersTracked } }'), { headers: { cookie } });
     const error = expectGraphQLError(forged, 400, 'invalid_parameter');
     expect(error.message).toContain('apollo-require-preflight');

@@ -155,6 +155,7 @@ describe('every documented operation, answered for real', () => {
     await call('GET', '/api/insider-trades?limit=3');
     await call('GET', `/api/search?q=${ticker}`);
     await call('GET', `/api/search?q=${ticker}`, { key: undefined });
+    await call('GET', `/api/search?q=${ticker}`, { key: 'sk_test_not_a_key' });
     await call('GET', '/api/search/members?q=smith');
     await call('GET', '/api/leads/convergence?limit=3');
     await call('GET', `/api/enrich/${ticker}`);

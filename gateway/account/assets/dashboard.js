@@ -62,8 +62,11 @@ async function attempt(action) {
     await action();
   } catch (error) {
     if (error instanceof ApiFailure && error.status === 401 && !$('signed-in').hidden) {
-      await load();
-      say('Your session has ended: sign in again.', 'error');
+      // Reloading the signed-out view can fail too (the service is down): say that, never leave it unhandled.
+      await load().then(
+        () => say('Your session has ended: sign in again.', 'error'),
+        (reloadError) => say(reloadError.message, 'error'),
+      );
       return;
     }
     say(error.message, 'error');
