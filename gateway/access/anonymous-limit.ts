@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Guard } from './guard.ts';
 import { clientKey } from '../client-address.ts';
+import { takeWindowCall } from '../limits/limits.ts';
 import type { Limits } from '../limits/limits.ts';
-import { RateLimitedError, rateLimitHeaders, takeSlidingWindow } from '../limits/rate-limit.ts';
 
 /**
  * Calls without a credential, per client address and sliding window: every public route shares one budget,
@@ -46,9 +46,5 @@ export async function takeAnonymousCall(
   reply: FastifyReply,
   budget: keyof typeof ANONYMOUS_LIMITS,
 ): Promise<void> {
-  const { max, windowMs } = ANONYMOUS_LIMITS[budget];
-  const key = `rl:anonymous:${budget}:${clientKey(request.ip)}`;
-  const state = await takeSlidingWindow(limits.store, key, max, windowMs, limits.clock());
-  reply.headers(rateLimitHeaders(state));
-  if (state.retryAfter !== undefined) throw new RateLimitedError(state);
+  await takeWindowCall(limits, `rl:anonymous:${budget}:${clientKey(request.ip)}`, ANONYMOUS_LIMITS[budget], reply);
 }

@@ -11,8 +11,8 @@ import { LoginBody, SignUpBody } from '../auth/password-checks.ts';
 import type { PasswordChecks } from '../auth/password-checks.ts';
 import { parseRequestInput } from '../auth/request-input.ts';
 import { DAILY_USAGE_DAYS, dailyUsage } from '../limits/daily-usage.ts';
+import { takeWindowCall } from '../limits/limits.ts';
 import type { Limits } from '../limits/limits.ts';
-import { RateLimitedError, rateLimitHeaders, takeSlidingWindow } from '../limits/rate-limit.ts';
 import { usageBody } from '../limits/usage.ts';
 import type { UsageMeter } from '../limits/usage-meter.ts';
 import { registerCsrf } from './csrf.ts';
@@ -58,18 +58,8 @@ export async function dashboardApi(scope: FastifyInstance, deps: DashboardApiDep
     reply.header('cache-control', 'no-store');
   });
 
-  const takeDashboardCall = async (account: DashboardAccount, reply: FastifyReply) => {
-    const key = `rl:dashboard:${account.viewer.accountId}`;
-    const state = await takeSlidingWindow(
-      limits.store,
-      key,
-      DASHBOARD_LIMIT.max,
-      DASHBOARD_LIMIT.windowMs,
-      limits.clock(),
-    );
-    reply.headers(rateLimitHeaders(state));
-    if (state.retryAfter !== undefined) throw new RateLimitedError(state);
-  };
+  const takeDashboardCall = (account: DashboardAccount, reply: FastifyReply) =>
+    takeWindowCall(limits, `rl:dashboard:${account.viewer.accountId}`, DASHBOARD_LIMIT, reply);
   const signedIn = async (request: FastifyRequest, reply: FastifyReply) => {
     const account = await sessions.read(request);
     if (!account) throw new UnauthorizedError('Sign in to the account dashboard (no session, or it has ended).');

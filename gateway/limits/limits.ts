@@ -3,7 +3,7 @@ import { env } from '../../subgraphs/platform/config.ts';
 import { failOpen } from './fail-open.ts';
 import { createFieldLimiter } from './field-limits.ts';
 import type { LimitOptions } from './policy.ts';
-import { RateLimitedError, rateLimitHeaders, takeRequest } from './rate-limit.ts';
+import { RateLimitedError, rateLimitHeaders, takeRequest, takeSlidingWindow } from './rate-limit.ts';
 import { createCounterStore } from './store.ts';
 import type { CounterStore } from './store.ts';
 import { usageHeaders } from './usage.ts';
@@ -56,4 +56,19 @@ export async function admit(limits: Limits, meter: UsageMeter, request: FastifyR
   if (state?.retryAfter !== undefined) throw new RateLimitedError(state);
   request.usage = await meter.record(viewer);
   reply.headers(usageHeaders(request.usage));
+}
+
+/**
+ * Counts one call against a sliding window of `budget.max` calls per `budget.windowMs` under `key`, with the
+ * rate-limit headers on the reply; past the budget a 429 (the public routes' and the dashboard's budgets).
+ */
+export async function takeWindowCall(
+  limits: Limits,
+  key: string,
+  budget: { max: number; windowMs: number },
+  reply: FastifyReply,
+): Promise<void> {
+  const state = await takeSlidingWindow(limits.store, key, budget.max, budget.windowMs, limits.clock());
+  reply.headers(rateLimitHeaders(state));
+  if (state.retryAfter !== undefined) throw new RateLimitedError(state);
 }
