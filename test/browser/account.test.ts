@@ -5,7 +5,7 @@
  */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../support/chromium.ts';
+import { launchChromium, watchPage } from '../support/chromium.ts';
 import { startTestService } from '../support/service.ts';
 import type { TestService } from '../support/service.ts';
 import { accountWithPassword } from '../account/dashboard-client.ts';
@@ -35,16 +35,7 @@ describe('the account dashboard at /account', () => {
     const context = await browser.newContext({ viewport: { width: 1300, height: 1000 } });
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: service.url });
     const page = await context.newPage();
-    const requests: string[] = [];
-    const problems: string[] = [];
-    page.on('request', (request) => requests.push(request.url()));
-    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-    page.on('console', (message) => {
-      // CSP and Trusted Types violations are reported on the console.
-      if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) {
-        problems.push(`console: ${message.text()}`);
-      }
-    });
+    const { requests, problems } = watchPage(page);
 
     expect((await page.goto(`${service.url}/account`))?.status()).toBe(200);
     const signIn = page.locator('#sign-in');

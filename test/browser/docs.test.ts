@@ -5,7 +5,7 @@
  */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../support/chromium.ts';
+import { launchChromium, watchPage } from '../support/chromium.ts';
 import { startTestService } from '../support/service.ts';
 import type { TestService } from '../support/service.ts';
 
@@ -44,16 +44,7 @@ describe('the API reference at GET /docs', () => {
   it('authorizes with a key and runs "Try it out" against the service, loading nothing from elsewhere', async () => {
     const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
     const page = await context.newPage();
-    const requests: string[] = [];
-    const problems: string[] = [];
-    page.on('request', (request) => requests.push(request.url()));
-    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-    page.on('console', (message) => {
-      // CSP violations are reported on the console; failed loads are checked by status below.
-      if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) {
-        problems.push(`console: ${message.text()}`);
-      }
-    });
+    const { requests, problems } = watchPage(page);
     page.on('response', (response) => {
       if (response.status() >= 400) {
         problems.push(`${response.status()} ${response.request().method()} ${new URL(response.url()).pathname}`);

@@ -6,7 +6,7 @@
  */
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../support/chromium.ts';
+import { launchChromium, watchPage } from '../support/chromium.ts';
 import { startTestService } from '../support/service.ts';
 import type { TestService } from '../support/service.ts';
 
@@ -61,17 +61,8 @@ describe('GraphiQL at GET /graphql', () => {
   it('opens with help and a Bearer header to fill in, without an error; reloads the schema with the key; runs a query', async () => {
     const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
     const page = await context.newPage();
-    const requests: string[] = [];
-    const problems: string[] = [];
+    const { requests, problems } = watchPage(page);
     const introspections: Introspection[] = [];
-    page.on('request', (request) => requests.push(request.url()));
-    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-    page.on('console', (message) => {
-      // CSP violations are reported on the console; failed loads are checked by status below.
-      if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) {
-        problems.push(`console: ${message.text()}`);
-      }
-    });
     page.on('response', (response) => {
       const request = response.request();
       if ((request.postData() ?? '').includes('__schema')) {

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { chromium } from 'playwright-core';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 
 const CHROMIUM = '/usr/bin/chromium';
 
@@ -28,4 +28,22 @@ export async function launchChromium(): Promise<Browser> {
       '--disable-sync',
     ],
   });
+}
+
+/**
+ * Records what a page does that a test checks: every URL it requests, and its problems (uncaught errors and
+ * console errors, where CSP and Trusted Types violations are reported). Failed loads are left to the test,
+ * which checks statuses itself.
+ */
+export function watchPage(page: Page): { requests: string[]; problems: string[] } {
+  const requests: string[] = [];
+  const problems: string[] = [];
+  page.on('request', (request) => requests.push(request.url()));
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) {
+      problems.push(`console: ${message.text()}`);
+    }
+  });
+  return { requests, problems };
 }
