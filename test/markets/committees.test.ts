@@ -10,6 +10,10 @@ let service: TestService;
 let key: string;
 
 const UNPROFILED_TRADE = '00000000-0000-4000-8000-0000000c0001';
+const OVERLAP_CASES = [
+  ['Financial Services', `p.sector = 'Financial Services'`],
+  ['Armed Services', `p.industry = 'Aerospace & Defense'`],
+] as const;
 
 beforeAll(async () => {
   service = await startTestService({ sandboxScale: 300 });
@@ -23,6 +27,20 @@ beforeAll(async () => {
      FROM members WHERE 'Armed Services' = ANY(committees) ORDER BY bioguide_id LIMIT 1`,
     [UNPROFILED_TRADE],
   );
+  // A Financial Services member's trade in a financial company and an Armed Services member's in defense, so the
+  // cases below do not hang on whether the day's generated trades happen to pair them.
+  for (const [committee, condition] of OVERLAP_CASES) {
+    await service.databases.sandbox.sql.query(
+      `INSERT INTO congressional_trades (id, bioguide_id, member_name, party, chamber, ticker, asset_description,
+         asset_type, trade_type, owner, amount_range, trade_date, disclosure_date, source, natural_key)
+       SELECT gen_random_uuid(), m.bioguide_id, m.full_name, m.party, m.chamber, p.ticker, p.company_name, 'stock',
+         'purchase', 'self', '$1,001 - $15,000', current_date - 3, current_date - 1, 'fixture',
+         'committee-overlap-' || $1
+       FROM members m, company_profiles p WHERE $1 = ANY(m.committees) AND ${condition}
+       ORDER BY m.bioguide_id, p.ticker LIMIT 1`,
+      [committee],
+    );
+  }
 });
 afterAll(() => service?.stop());
 
@@ -88,11 +106,7 @@ describe('committee overlap on trades', () => {
   });
 
   it('flags a Financial Services member’s trade in a financial company and an Armed Services member’s in defense', async () => {
-    const cases = [
-      ['Financial Services', `p.sector = 'Financial Services'`],
-      ['Armed Services', `p.industry = 'Aerospace & Defense'`],
-    ] as const;
-    await expectCommitteeCasesFlagged(service, service.databases.sandbox, key, cases);
+    await expectCommitteeCasesFlagged(service, service.databases.sandbox, key, OVERLAP_CASES);
   });
 
   it('does not flag a trade whose company has no profile, even by a member of a covering committee', async () => {
