@@ -249,6 +249,22 @@ describe('the time budget of the typo tier (SEARCH_TYPO_BUDGET_MS)', () => {
 
 describe('search indexes', () => {
   it.each(RECORD_TYPES.map((type) => [type.table, type]))(
+    'the search vocabulary is kept from the searched text of %s, on insert and on update',
+    async (_table, type) => {
+      const triggers = await service.databases.sandbox.sql.query<{ definition: string }>(
+        `SELECT pg_get_triggerdef(oid) AS definition FROM pg_trigger WHERE tgrelid = $1::regclass AND tgname LIKE '%search_words%'`,
+        [type.table],
+      );
+      expect(triggers.map((trigger) => /AFTER (\w+)/.exec(trigger.definition)![1]).sort()).toEqual([
+        'INSERT',
+        'UPDATE',
+      ]);
+      for (const { definition } of triggers)
+        expect(definition).toContain(`search_words_add('${type.search.text.replaceAll("'", "''")}')`);
+    },
+  );
+
+  it.each(RECORD_TYPES.map((type) => [type.table, type]))(
     'a trigram and a full-text index serve %s',
     async (_table, type) => {
       const db = service.databases.sandbox;

@@ -1,6 +1,8 @@
 import { env } from '../../platform/config.ts';
 import type { Database } from '../../platform/database.ts';
 import type { RecordType } from '../record-type/define.ts';
+import { HELD_WORD_SIMILARITY, QUERY_TRIGRAMS_SQL, QUERY_WORDS_SQL, typoCandidateQuery } from './typo-words.ts';
+import type { QueryWord } from './typo-words.ts';
 
 export interface SearchHitRow {
   kind: string;
@@ -19,10 +21,10 @@ export interface SearchHitRow {
 export const CANDIDATE_CAP = 100;
 
 /**
- * Typo tolerance: `%>` matches when some run of words in the text is at least this similar to the query. One
- * wrong letter costs a short query a larger share of its trigrams, so short queries get a lower bar; long ones a
- * higher bar, which also keeps common words ("maple avenue") from matching a whole table. Set per
- * transaction, so it never leaks into another query on a pooled connection.
+ * Typo tolerance: a record matches when some run of words in its text is at least this similar to the query
+ * (`word_similarity`, pg_trgm's `%>`). One wrong letter costs a short query a larger share of its trigrams, so
+ * short queries get a lower bar; long ones a higher bar, which also keeps common words ("maple avenue") from
+ * matching a whole table.
  */
 export function wordSimilarityThreshold(query: string): number {
   if (query.length <= 8) return 0.45;
@@ -49,22 +51,23 @@ type Tier = 'words' | 'prefixes' | 'fuzzy';
 export const TIERS: readonly Tier[] = ['words', 'prefixes', 'fuzzy'];
 
 /**
- * The trigram tier reads the folded query from `q` rather than as a constant: estimating `%>` for a constant
- * evaluates it over the index statistics, which made planning 10-25 ms, and the GIN index is the only sensible
- * plan for it anyway.
+ * The typo tier's records: holding the vocabulary words of typo-words.ts ($2, through the full-text index), then
+ * the documented condition itself at the tier's threshold, written as the function so that the planner cannot
+ * answer it from the records' trigram index (at 10M records that scan outlasted any budget).
  */
-function tierCondition(type: RecordType, tier: Tier): string {
+function tierCondition(type: RecordType, tier: Tier, threshold: number): string {
   const text = `verticals_search_text(${type.search.text})`;
-  if (tier === 'fuzzy') return `${text} %> (SELECT folded FROM q)`;
+  if (tier === 'fuzzy')
+    return `to_tsvector('simple', ${text}) @@ $2::tsquery AND word_similarity((SELECT folded FROM q), ${text}) >= ${threshold}`;
   return `to_tsvector('simple', ${text}) @@ ${tier === 'words' ? WORDS : PREFIXES}`;
 }
 
 /** One tier's candidates of one record type, at most CANDIDATE_CAP, in whatever order the scan finds them. */
-function candidates(type: RecordType, tier: Tier): string {
+function candidates(type: RecordType, tier: Tier, threshold: number): string {
   const { text, title, subtitle } = type.search;
   return `(SELECT '${type.kind}'::text AS kind, id, ${title} AS title, ${subtitle} AS subtitle,
     verticals_search_text(${text}) AS t
-    FROM ${type.table} WHERE ${tierCondition(type, tier)} LIMIT ${CANDIDATE_CAP})`;
+    FROM ${type.table} WHERE ${tierCondition(type, tier, threshold)} LIMIT ${CANDIDATE_CAP})`;
 }
 
 /**
@@ -72,14 +75,18 @@ function candidates(type: RecordType, tier: Tier): string {
  * ranked candidates with their count and whether some record type reached the cap. The totals come in a row of
  * their own, so a page past the last still says how many hits there are.
  */
-export function searchStatement(types: readonly RecordType[], tier: Tier, skip: number, take: number): string {
+export function searchStatement(
+  types: readonly RecordType[],
+  tier: Tier,
+  page: { skip: number; take: number; threshold: number },
+): string {
   return `WITH q AS MATERIALIZED (SELECT ${FOLDED} AS folded, ${WORDS} AS words),
-    found AS (${types.map((type) => candidates(type, tier)).join(' UNION ALL ')})
+    found AS (${types.map((type) => candidates(type, tier, page.threshold)).join(' UNION ALL ')})
     SELECT totals.total, totals.capped, page.kind, page.id, page.title, page.subtitle, page.score
     FROM (SELECT count(*)::int AS total,
             EXISTS (SELECT 1 FROM found GROUP BY kind HAVING count(*) >= ${CANDIDATE_CAP}) AS capped FROM found) AS totals
     LEFT JOIN (SELECT kind, id, title, subtitle, ${SCORE}::float8 AS score FROM found, q
-               ORDER BY score DESC, kind ASC, id ASC OFFSET ${skip} LIMIT ${take}) AS page ON true
+               ORDER BY score DESC, kind ASC, id ASC OFFSET ${page.skip} LIMIT ${page.take}) AS page ON true
     ORDER BY page.score DESC, page.kind ASC, page.id ASC`;
 }
 
@@ -102,7 +109,8 @@ interface SearchRow {
 }
 
 /**
- * Settings of the search's transaction only. No JIT: compiling the statement cost 70-170 ms at 1M records, more
+ * Settings of the search's transaction only, so they never leak into another query on a pooled connection: the
+ * similarity of a held word ($1, typo-words.ts) and the typo tier's time budget ($2). No JIT: compiling the statement cost 70-170 ms at 1M records, more
  * than the search itself. No parallel workers and no synchronised sequential scans: a capped scan must find the
  * same candidates on every call, or page 2 could repeat page 1's hits.
  */
@@ -111,10 +119,11 @@ const SETTINGS = `SELECT set_config('pg_trgm.word_similarity_threshold', $1, tru
   set_config('statement_timeout', coalesce($2, current_setting('statement_timeout')), true)`;
 
 /**
- * The typo tier reads the trigram posting lists of every record of the asked types; it cannot stop early. At 10M
- * records per vertical a word found nowhere (`acme`) took 95 s there, so that tier is best effort: past
- * SEARCH_TYPO_BUDGET_MS PostgreSQL cancels it and the search answers with what the exact tiers found (nothing).
- * The other tiers stop at their candidate caps and carry no budget.
+ * The typo tier checks its condition on every record holding a similar word until its cap is full; when few of
+ * them pass (a query similar to common words in few records' runs) that is many records. Before the vocabulary
+ * it read the trigram posting lists of every record (95 s for `acme` at 10M records per vertical). It stays best
+ * effort: past SEARCH_TYPO_BUDGET_MS PostgreSQL cancels it and the search answers with what the exact tiers found
+ * (nothing). The other tiers stop at their candidate caps and carry no budget.
  */
 const typoBudget = (tier: Tier) => (tier === 'fuzzy' ? String(env.SEARCH_TYPO_BUDGET_MS) : null);
 
@@ -130,17 +139,27 @@ export async function searchRecords(
   request: SearchRequest,
 ): Promise<{ hits: SearchHitRow[]; total: number; capped: boolean }> {
   if (request.types.length === 0) return { hits: [], total: 0, capped: false };
-  const threshold = String(wordSimilarityThreshold(request.q));
+  const page = { skip: request.skip, take: request.take, threshold: wordSimilarityThreshold(request.q) };
   let rows: SearchRow[] = [];
   // A batch transaction per tier (settings + statement): Prisma's interactive transactions cost ~8 ms more.
   for (const tier of TIERS) {
+    // Prisma's raw queries run when a transaction takes them: one settings statement per transaction.
+    const settings = () => db.prisma.$queryRawUnsafe(SETTINGS, String(HELD_WORD_SIMILARITY), typoBudget(tier));
+    const parameters: string[] = [request.q];
     try {
+      if (tier === 'fuzzy') {
+        const [, words, [query]] = await db.prisma.$transaction([
+          settings(),
+          db.prisma.$queryRawUnsafe<QueryWord[]>(QUERY_WORDS_SQL, request.q),
+          db.prisma.$queryRawUnsafe<{ trigrams: number }[]>(QUERY_TRIGRAMS_SQL, request.q),
+        ]);
+        const candidateWords = typoCandidateQuery(words, query?.trigrams ?? 0, page.threshold);
+        if (candidateWords === null) break;
+        parameters.push(candidateWords);
+      }
       const [, found] = await db.prisma.$transaction([
-        db.prisma.$queryRawUnsafe(SETTINGS, threshold, typoBudget(tier)),
-        db.prisma.$queryRawUnsafe<SearchRow[]>(
-          searchStatement(request.types, tier, request.skip, request.take),
-          request.q,
-        ),
+        settings(),
+        db.prisma.$queryRawUnsafe<SearchRow[]>(searchStatement(request.types, tier, page), ...parameters),
       ]);
       rows = found;
     } catch (error) {
