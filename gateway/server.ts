@@ -15,6 +15,7 @@ import { registerAccountDashboard } from './account/routes.ts';
 import { registerGuard } from './access/guard.ts';
 import type { LoginOptions } from './auth/login-route.ts';
 import { createSessionTokens } from './auth/sessions.ts';
+import { createCredentialCache } from './auth/credential-cache.ts';
 import type { SessionTokens } from './auth/sessions.ts';
 import { trustProxyOption } from './client-address.ts';
 import type { TrustProxy } from './client-address.ts';
@@ -155,7 +156,10 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     flushIntervalMs: options.usageFlushIntervalMs,
     onCreditsLow: creditsLowPublisher(control, databases.sandbox),
   });
-  const guard = registerGuard(app, { control, sessions, limits, meter });
+  const credentials = createCredentialCache(control);
+  app.decorate('credentialCache', credentials);
+  app.addHook('onClose', () => credentials.close());
+  const guard = registerGuard(app, { control, sessions, limits, meter, credentials });
   registerRequestTextCheck(app);
   registerAnonymousLimits(app, { limits, guard });
   const passwords = registerAccountRoutes(app, { control, sessions, limits, meter, login: options.login });

@@ -4,6 +4,7 @@ import { admit } from '../limits/limits.ts';
 import type { Limits } from '../limits/limits.ts';
 import type { UsageMeter } from '../limits/usage-meter.ts';
 import { authenticate } from '../auth/authenticate.ts';
+import type { CredentialCache } from '../auth/credential-cache.ts';
 import type { SessionTokens } from '../auth/sessions.ts';
 
 export interface GuardDependencies {
@@ -11,6 +12,8 @@ export interface GuardDependencies {
   sessions: SessionTokens;
   limits: Limits;
   meter: UsageMeter;
+  /** Valid keys already checked (auth/credential-cache.ts). */
+  credentials: CredentialCache;
 }
 
 export type Guard = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
@@ -24,7 +27,7 @@ export function registerGuard(app: FastifyInstance, deps: GuardDependencies): Gu
   app.decorateRequest('viewer', null);
   app.decorateRequest('usage', null);
   const guard: Guard = async (request, reply) => {
-    request.viewer = await authenticate(deps.control, deps.sessions, request.headers.authorization);
+    request.viewer = await authenticate(deps.control, deps.sessions, request.headers.authorization, deps.credentials);
     await admit(deps.limits, deps.meter, request, reply);
   };
   app.addHook('onRequest', async (request, reply) => {

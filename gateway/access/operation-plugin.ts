@@ -7,7 +7,7 @@ import { ApiError } from '../../subgraphs/platform/errors.ts';
 import { assertAnonymousReaches, assertPlanReaches } from '../auth/plan-access.ts';
 import type { createFieldLimiter } from '../limits/field-limits.ts';
 import { assertWithinBounds, fragmentsOf, resolveOperation } from '../limits/operation-bounds.ts';
-import { measureOperation } from '../limits/query-cost.ts';
+import { measuredOperation } from '../limits/measured-operations.ts';
 
 /** An ApiError that also tells Apollo Server the HTTP status (and headers) of the response. */
 function withHttp(error: ApiError, headers: Record<string, string> = {}): GraphQLError {
@@ -36,7 +36,7 @@ export async function checkOperation(
   checkFieldLimits: ReturnType<typeof createFieldLimiter>,
   { schema, document, operation, variables, viewer }: OperationToCheck,
 ): Promise<void> {
-  const shape = measureOperation(schema, operation, fragmentsOf(document), variables);
+  const shape = measuredOperation(schema, operation, fragmentsOf(document), variables);
   try {
     assertWithinBounds(shape);
     // Without a viewer: the public REST routes' fixed operations, or a /graphql request without a credential.

@@ -156,7 +156,7 @@ export async function dashboardApi(scope: FastifyInstance, deps: DashboardApiDep
     parseRequestInput(request, {});
     const viewer = viewerOf(request);
     assertGranted(viewer, 'revoke_key');
-    return revokeKey(control, viewer.accountId, (request.params as { id: string }).id);
+    return revokeKey(control, request.server.credentialCache, viewer.accountId, (request.params as { id: string }).id);
   });
 
   scope.get('/account/api/usage', { config, onRequest: signedIn }, async (request) => {

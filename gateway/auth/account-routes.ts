@@ -75,7 +75,7 @@ export function registerAccountRoutes(
     assertGranted(request.viewer!, 'revoke_key');
     parseRequestInput(request, {});
     const { id } = request.params as { id: string };
-    return revokeKey(control, request.viewer!.accountId, id);
+    return revokeKey(control, app.credentialCache, request.viewer!.accountId, id);
   });
 
   return passwords;

@@ -2,6 +2,7 @@ import type { Plan, Viewer } from '../../subgraphs/platform/context.ts';
 import type { Database } from '../../subgraphs/platform/database.ts';
 import { UnauthorizedError } from '../../subgraphs/platform/errors.ts';
 import { hashKey, modeOfKey } from './api-keys.ts';
+import type { CredentialCache } from './credential-cache.ts';
 import { GRANTS } from './grants.ts';
 import type { SessionTokens } from './sessions.ts';
 
@@ -13,15 +14,21 @@ const NO_ACCOUNT = '00000000-0000-0000-0000-000000000000';
 /**
  * The viewer behind `Authorization: Bearer <API key | session token>`. Missing, malformed, unknown,
  * revoked and expired credentials all give the same 401 after the same single indexed lookup, so neither
- * the body nor the timing tells them apart.
+ * the body nor the timing tells them apart. A valid key found in `cache` skips the lookup (credential-cache.ts
+ * keeps valid keys only, so no refusal is ever answered from memory).
  */
 export async function authenticate(
   control: Database,
   sessions: SessionTokens,
   header: string | undefined,
+  cache?: CredentialCache,
 ): Promise<Viewer> {
   const token = header ? BEARER.exec(header)?.[1] : undefined;
   if (token && !token.startsWith('sk_') && JWT_SHAPE.test(token)) return authenticateSession(control, sessions, token);
+  const hash = hashKey(token ?? '');
+  const cached = cache?.get(hash);
+  if (cached) return cached;
+  const ticket = cache?.ticket() ?? 0;
 
   // One statement (key and plan together), not Prisma's two: it runs on every request, and the bench's
   // profiles showed the ORM's two round trips among the gateway's largest costs per request.
@@ -35,17 +42,19 @@ export async function authenticate(
     `SELECT k.id, k.account_id, k.mode, k.revoked_at IS NOT NULL AS revoked, a.plan
      FROM api_keys k JOIN accounts a ON a.id = k.account_id
      WHERE k.hash = $1`,
-    [hashKey(token ?? '')],
+    [hash],
   );
   const mode = token ? modeOfKey(token) : undefined;
   if (!token || !row || row.revoked || !mode || row.mode !== mode) throw new UnauthorizedError();
   // The database a credential reaches comes from the grant table, as does everything else it may do.
-  return {
+  const viewer: Viewer = {
     accountId: row.account_id,
     plan: row.plan as Plan,
     mode: GRANTS[mode === 'live' ? 'live_key' : 'sandbox_key'].data,
     keyId: row.id,
   };
+  cache?.set(hash, viewer, ticket);
+  return viewer;
 }
 
 /** Session tokens act for the account on live data (sandbox calls go through `sk_test_` keys and their credits). */

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Database, Mode } from '../../subgraphs/platform/database.ts';
 import { NotFoundError } from '../../subgraphs/platform/errors.ts';
 import type { UsageMeter } from '../limits/usage-meter.ts';
+import type { CredentialCache } from './credential-cache.ts';
 import { createApiKey } from './api-keys.ts';
 import type { Action } from './grants.ts';
 
@@ -74,8 +75,16 @@ export async function listKeys(control: Database, meter: UsageMeter, accountId: 
   return rows.map(keyListing);
 }
 
-/** Revokes one of the account's keys (again: the same answer); another account's key is "not found" too. */
-export async function revokeKey(control: Database, accountId: string, id: string): Promise<KeyListing> {
+/**
+ * Revokes one of the account's keys (again: the same answer); another account's key is "not found" too. This
+ * process forgets its checked keys before answering; other gateways do on the trigger's notice.
+ */
+export async function revokeKey(
+  control: Database,
+  credentials: CredentialCache,
+  accountId: string,
+  id: string,
+): Promise<KeyListing> {
   const found = z.uuid().safeParse(id).success
     ? await control.prisma.apiKey.findFirst({ where: { id, accountId } })
     : null;
@@ -83,5 +92,6 @@ export async function revokeKey(control: Database, accountId: string, id: string
   const row = found.revokedAt
     ? found
     : await control.prisma.apiKey.update({ where: { id }, data: { revokedAt: new Date() } });
+  credentials.clear();
   return keyListing(row);
 }

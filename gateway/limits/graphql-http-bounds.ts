@@ -1,11 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { parse } from 'graphql';
 import type { DocumentNode, GraphQLSchema } from 'graphql';
 import { ApiError, BadRequestError } from '../../subgraphs/platform/errors.ts';
 import { formatGraphQLError } from '../../subgraphs/platform/error-body.ts';
 import { assertWithinBounds, fragmentsOf, resolveOperation } from './operation-bounds.ts';
-import { QUERY_LIMITS } from './policy.ts';
-import { measureOperation } from './query-cost.ts';
+import { measuredOperation, parsedDocument } from './measured-operations.ts';
 
 /**
  * Bounds a /graphql request before Apollo Server validates it: graphql-js validation (OverlappingFieldsCanBeMerged)
@@ -30,13 +28,13 @@ export function graphqlHttpBounds(schema: GraphQLSchema) {
       if (typeof query !== 'string') return undefined;
       let document: DocumentNode;
       try {
-        document = parse(query, { maxTokens: QUERY_LIMITS.maxTokens, noLocation: true });
+        document = parsedDocument(query);
       } catch {
         return undefined;
       }
       const operation = resolveOperation(document, typeof operationName === 'string' ? operationName : undefined);
       const values = variablesOf(variables);
-      assertWithinBounds(measureOperation(schema, operation, fragmentsOf(document), values));
+      assertWithinBounds(measuredOperation(schema, operation, fragmentsOf(document), values));
       return undefined;
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;

@@ -9,9 +9,12 @@ import type { Usage } from './usage.ts';
  * be exceeded, whatever the number of processes. Live calls (and session calls) are counted in this process's
  * memory and written in one batched statement per table every `flushIntervalMs`, on `flush()` and on
  * `close()`: N calls in a second cost one write instead of N writes serialised on the key's row. What this
- * process reports is the stored count (as read at first sight and returned by each flush) plus its own
- * counts not yet written, so a caller's numbers stay exact; another process's calls appear once that process
- * has flushed and this one has flushed or re-read. A killed process loses at most one interval of live counts.
+ * process reports is the stored count (as read at first sight, returned by each flush, and re-read by each
+ * flush for the accounts idle since the last one) plus its own counts not yet written, so a caller's numbers
+ * stay exact; another process's calls appear once that process has flushed and this one has flushed. A counter
+ * idle for `IDLE_COUNTER_MS` is forgotten, so only an account's first call after that reads its count in the
+ * request: an account calling every few seconds costs no read per call (the bench's accounts, one per request,
+ * each read their count on every call before). A killed process loses at most one interval of live counts.
  */
 export interface UsageMeter {
   /** Counts one call and returns the caller's usage, this call included (403 when sandbox credits are spent). */
@@ -59,8 +62,8 @@ interface DayCounter {
   pending: number;
   /** Sent in the flush under way; added to `stored` when it commits, back to `pending` if it fails. */
   inFlight: number;
-  /** Used since the last flush; an idle counter is dropped so a later call re-reads the stored count. */
-  touched: boolean;
+  /** When a call last used it (Date.now()): see IDLE_COUNTER_MS. */
+  usedAt: number;
 }
 
 /** Calls of one live key not yet added to api_keys.calls_used, and its latest use. */
@@ -70,6 +73,12 @@ interface KeyCounter {
   inFlight: number;
   lastUsedAt: Date;
 }
+
+/**
+ * How long a day counter nobody uses stays in memory (its stored count refreshed by every flush, in one batched
+ * read) before it is dropped and the account's next call reads its count again.
+ */
+const IDLE_COUNTER_MS = 30_000;
 
 function dayKey(accountId: string, mode: string, day: string): string {
   return `${accountId}|${mode}|${day}`;
@@ -93,11 +102,11 @@ export function createUsageMeter(control: Database, options: UsageMeterOptions):
         loading: undefined,
         pending: 0,
         inFlight: 0,
-        touched: true,
+        usedAt: Date.now(),
       };
       days.set(id, counter);
     }
-    counter.touched = true;
+    counter.usedAt = Date.now();
     return counter;
   };
 
@@ -175,6 +184,22 @@ export function createUsageMeter(control: Database, options: UsageMeterOptions):
     }
   }
 
+  /** Re-reads the stored counts of counters with nothing to write, so other processes' calls show in a flush. */
+  async function refreshDays(batch: DayCounter[]) {
+    if (batch.length === 0) return;
+    const rows = await control.sql.query<{ account_id: string; mode: string; day: string; calls: number }>(
+      `SELECT u.account_id, u.mode, to_char(u.day, 'YYYY-MM-DD') AS day, u.calls
+       FROM usage_counters u
+       JOIN unnest($1::uuid[], $2::text[], $3::date[]) AS d(account_id, mode, day)
+         ON u.account_id = d.account_id AND u.mode = d.mode AND u.day = d.day`,
+      [batch.map((c) => c.accountId), batch.map((c) => c.mode), batch.map((c) => c.day)],
+    );
+    for (const row of rows) {
+      const counter = days.get(dayKey(row.account_id, row.mode, row.day));
+      if (counter && counter.inFlight === 0) counter.stored = Number(row.calls);
+    }
+  }
+
   async function writeKeys(batch: KeyCounter[]) {
     if (batch.length === 0) return;
     await control.sql.query(
@@ -214,16 +239,23 @@ export function createUsageMeter(control: Database, options: UsageMeterOptions):
       .sort(([a], [b]) => (a < b ? -1 : 1))
       .map(([, c]) => c);
     const keyBatch = [...keys.values()].filter((k) => k.pending > 0).sort((a, b) => (a.keyId < b.keyId ? -1 : 1));
+    const idleBatch = [...days.values()].filter((c) => c.pending === 0 && c.stored !== undefined);
     const sentSince = oldestPendingSince;
     oldestPendingSince = undefined;
-    const results = await Promise.allSettled([send(dayBatch, writeDays), send(keyBatch, writeKeys)]);
+    const [refreshed, ...results] = await Promise.allSettled([
+      refreshDays(idleBatch),
+      send(dayBatch, writeDays),
+      send(keyBatch, writeKeys),
+    ]);
+    // A failed re-read leaves the counts as they were (this process's own calls are still all in them).
+    if (refreshed.status === 'rejected') logger.warn({ err: refreshed.reason }, 'usage counts not re-read');
     if (results.some((result) => result.status === 'rejected') && sentSince !== undefined) {
       oldestPendingSince = Math.min(sentSince, oldestPendingSince ?? sentSince);
     }
+    const now = Date.now();
     for (const [id, counter] of days) {
-      if (!counter.touched && counter.pending === 0 && counter.inFlight === 0 && counter.stored !== undefined)
-        days.delete(id);
-      else counter.touched = false;
+      const idle = now - counter.usedAt > IDLE_COUNTER_MS;
+      if (idle && counter.pending === 0 && counter.inFlight === 0 && counter.stored !== undefined) days.delete(id);
     }
     for (const [id, key] of keys) if (key.pending === 0 && key.inFlight === 0) keys.delete(id);
     const failed = results.find((result): result is PromiseRejectedResult => result.status === 'rejected');

@@ -32,7 +32,7 @@ function packageOf(url: string): string {
   if (match) return match[1]!;
   if (url.startsWith('node:')) return 'node core';
   return url
-    .replace(/^file:\/\/.*?\/work\/main\//, '')
+    .replace(/^file:\/\/.*?\/work\/(?:main|wt\/[^/]+)\//, '')
     .split('/')
     .slice(0, 2)
     .join('/');
@@ -42,7 +42,7 @@ const functions = new Map<string, number>();
 const packages = new Map<string, number>();
 for (const [id, time] of selfTime) {
   const frame = byId.get(id)!.callFrame;
-  const name = `${frame.functionName || '(anonymous)'} ${frame.url.replace(/^.*node_modules\//, '').replace(/^file:\/\/.*?\/work\/main\//, '')}:${frame.lineNumber + 1}`;
+  const name = `${frame.functionName || '(anonymous)'} ${frame.url.replace(/^.*node_modules\//, '').replace(/^file:\/\/.*?\/work\/(?:main|wt\/[^/]+)\//, '')}:${frame.lineNumber + 1}`;
   functions.set(name, (functions.get(name) ?? 0) + time);
   const pkg = packageOf(frame.url);
   packages.set(pkg, (packages.get(pkg) ?? 0) + time);
@@ -57,7 +57,7 @@ process.stdout.write(`${file}: ${(total / 1e6).toFixed(1)} s sampled\n`);
 const parentOf = new Map<number, number>();
 for (const node of profile.nodes) for (const child of node.children ?? []) parentOf.set(child, node.id);
 const frameName = (node: ProfileNode) =>
-  `${node.callFrame.functionName || '(anonymous)'} ${node.callFrame.url.replace(/^.*node_modules\//, '').replace(/^file:\/\/.*?\/work\/main\//, '')}`;
+  `${node.callFrame.functionName || '(anonymous)'} ${node.callFrame.url.replace(/^.*node_modules\//, '').replace(/^file:\/\/.*?\/work\/(?:main|wt\/[^/]+)\//, '')}`;
 const inclusive = new Map<string, number>();
 for (const [id, time] of selfTime) {
   const names = new Set<string>();

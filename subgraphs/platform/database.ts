@@ -35,6 +35,12 @@ export interface Database {
   sql: SqlClient;
   /** A connection of its own for the migration engine and start-up locks (see migration-adapter.ts). */
   openMigrationSession(): MigrationSession;
+  /**
+   * Calls `onNotify` for every NOTIFY on `channel` (from any connection or process) until the returned function
+   * stops it. On PostgreSQL it holds a connection of its own; `onLost` is called once if that connection fails
+   * (nothing is delivered after it). PGlite delivers a notice before the statement that sent it returns.
+   */
+  listen(channel: string, onNotify: () => void, onLost: (error: unknown) => void): Promise<() => Promise<void>>;
   /** The connection pool's counts (PostgreSQL; PGlite has no pool), read by /metrics. */
   connections?(): { total: number; idle: number; waiting: number };
   close(): Promise<void>;
@@ -89,6 +95,10 @@ async function openPglite(options: OpenOptions): Promise<Database> {
     engine: 'pglite',
     prisma,
     openMigrationSession: () => pgliteMigrationSession(client, adapterFactory),
+    async listen(channel, onNotify) {
+      const stop = await client.listen(channel, () => onNotify());
+      return () => stop();
+    },
     sql: {
       async query<Row>(text: string, params: unknown[] = []) {
         const result = await client.query<Row>(text, params);
@@ -125,6 +135,53 @@ async function openPglite(options: OpenOptions): Promise<Database> {
   };
 }
 
+/** How often a listening connection proves it is alive, so a silently dropped one is noticed. */
+const LISTEN_HEARTBEAT_MS = 5_000;
+
+async function listenOn(
+  url: string,
+  timeouts: DatabaseTimeouts | false,
+  channel: string,
+  onNotify: () => void,
+  onLost: (error: unknown) => void,
+): Promise<() => Promise<void>> {
+  const client = new pg.Client({ connectionString: url, keepAlive: true, ...poolTimeoutOptions(timeouts) });
+  let stopped = false;
+  // Set once listening; `lost` may run before that (a failed connect), so it is read through this holder.
+  const timer: { heartbeat?: NodeJS.Timeout } = {};
+  const lost = (error: unknown) => {
+    if (stopped) return;
+    stopped = true;
+    clearInterval(timer.heartbeat);
+    client.end().catch(() => undefined);
+    onLost(error);
+  };
+  // Before LISTEN succeeds a failure is this function's rejection, not a loss.
+  let ready = false;
+  client.on('error', (error) => ready && lost(error));
+  client.on('end', () => ready && lost(new Error('listening connection closed')));
+  client.on('notification', (message) => {
+    if (message.channel === channel) onNotify();
+  });
+  try {
+    await client.connect();
+    await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+  } catch (error) {
+    stopped = true;
+    await client.end().catch(() => undefined);
+    throw error;
+  }
+  ready = true;
+  timer.heartbeat = setInterval(() => void client.query('SELECT 1').catch(lost), LISTEN_HEARTBEAT_MS);
+  timer.heartbeat.unref();
+  return async () => {
+    if (stopped) return;
+    stopped = true;
+    clearInterval(timer.heartbeat);
+    await client.end().catch(() => undefined);
+  };
+}
+
 async function openPostgres(options: OpenOptions, url: string): Promise<Database> {
   const timeouts = options.timeouts ?? configuredDatabaseTimeouts();
   const pool = new pg.Pool({ connectionString: url, max: 10, ...poolTimeoutOptions(timeouts) });
@@ -149,6 +206,7 @@ async function openPostgres(options: OpenOptions, url: string): Promise<Database
     prisma,
     openMigrationSession: () => postgresMigrationSession(url),
     connections: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+    listen: (channel, onNotify, onLost) => listenOn(url, timeouts, channel, onNotify, onLost),
     sql: {
       async query<Row>(text: string, params: unknown[] = []) {
         const result = await pool.query(text, params);

@@ -73,6 +73,23 @@ describe('live usage: counted in memory, written in batches', () => {
     expect(await storedCalls(accountId)).toBe(152);
   });
 
+  it('keeps an account’s count between its calls: re-read by each flush, never in a call', async () => {
+    const { key, accountId } = await service.createKey({ plan: 'institutional', mode: 'live' });
+    expect((await service.get('/api/signals?limit=1', key)).headers.get('x-usage-calls')).toBe('1');
+    await service.app.usageMeter.flush();
+    await service.app.usageMeter.flush(); // a flush with nothing of this account to write
+    // Another gateway process writes 100 calls; this process's next flush re-reads them.
+    await service.databases.live.sql.query(
+      `UPDATE usage_counters SET calls = calls + 100 WHERE account_id = $1 AND mode = 'live'`,
+      [accountId],
+    );
+    await service.app.usageMeter.flush();
+    statements.length = 0;
+    const call = await service.get('/api/signals?limit=1', key);
+    expect(call.headers.get('x-usage-calls')).toBe('102');
+    expect(statements.filter((text) => /\bFROM usage_counters\b/i.test(text))).toEqual([]);
+  });
+
   it('writes what is left when the server closes, several accounts in one statement per table', async () => {
     const first = await service.createKey({ plan: 'professional', mode: 'live' });
     const second = await service.createKey({ plan: 'analyst', mode: 'live' });
