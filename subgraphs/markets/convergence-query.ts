@@ -65,11 +65,15 @@ const SIGNAL_COUNTS = `
              WHERE d.day > ${SIGNALS_FROM}::date AND d.day < coalesce($4::date, 'infinity')
                AND d.ticker IN (SELECT ticker FROM buys)
             UNION ALL
-            -- Per ticker, so the (ticker, created_at, ..., sentiment) index answers it without the table.
+            -- Per ticker, so the (ticker, created_at, ..., sentiment) index answers it without the table. OFFSET 0
+            -- keeps the lateral subquery per ticker: joined, the planner (expecting thousands of tickers in buys)
+            -- read the whole day's signals from the table, which grows with the signals of a day.
             SELECT p.ticker, 1, (x.sentiment = 'BULLISH')::int, (x.sentiment = 'NEUTRAL')::int
-              FROM buys p JOIN signals x ON x.ticker = p.ticker
-             -- least() skips a null $4.
-             WHERE x.created_at >= ${SIGNALS_FROM} AND x.created_at < least(${SIGNALS_FROM}::date + 1, $4::date)) s
+              FROM buys p CROSS JOIN LATERAL (
+                     SELECT x.sentiment FROM signals x
+                      -- least() skips a null $4.
+                      WHERE x.ticker = p.ticker AND x.created_at >= ${SIGNALS_FROM}
+                        AND x.created_at < least(${SIGNALS_FROM}::date + 1, $4::date) OFFSET 0) x) s
      GROUP BY s.ticker)
   SELECT b.*, c.signals, c.bullish, c.neutral FROM buys b JOIN signal_counts c USING (ticker)`;
 
