@@ -206,12 +206,14 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   registerGraphiQLAssets(app);
   await registerAccountDashboard(app, { control, limits, meter, passwords, signup: options.signup });
 
-  // With the subgraphs in this process, REST queries that verticals answers whole skip the gateway (rest/direct.ts).
-  // Verticals resolves every field of its schema itself; markets' Company fields need verticals' ticker.
+  // With the subgraphs in this process, REST queries that one subgraph answers whole skip the gateway (rest/direct.ts).
   const direct = options.subgraphUrls
     ? undefined
     : {
-        subgraphs: [{ name: 'verticals', schema: SUBGRAPHS.verticals }],
+        subgraphs: [
+          { name: 'verticals', schema: SUBGRAPHS.verticals },
+          { name: 'markets', schema: SUBGRAPHS.markets },
+        ],
         apiSchema: schema,
         checkFieldLimits: limits.checkFieldLimits,
         inFlight,

@@ -1,4 +1,4 @@
-import { GraphQLError, execute, getVariableValues, validate } from 'graphql';
+import { GraphQLError, TypeInfo, execute, getVariableValues, validate, visit, visitWithTypeInfo } from 'graphql';
 import type { DocumentNode, GraphQLFormattedError, GraphQLSchema, OperationDefinitionNode } from 'graphql';
 import type { RequestContext } from '../../subgraphs/platform/context.ts';
 import { formatGraphQLError } from '../../subgraphs/platform/error-body.ts';
@@ -8,8 +8,9 @@ import { checkOperation } from '../access/operation-plugin.ts';
 
 export interface DirectExecutionOptions {
   /**
-   * In-process subgraphs whose every field it resolves itself (no `@external`, `@requires` or `@provides`):
-   * an operation valid against one of them is what the query planner would send it whole.
+   * In-process subgraphs: an operation valid against one of them that selects none of its `@external`,
+   * `@requires` or `@provides` fields (values another subgraph supplies) is what the query planner would send
+   * it whole.
    */
   subgraphs: { name: string; schema: GraphQLSchema }[];
   /** The gateway's API schema, which the operation guard measures against (as the plugin does). */
@@ -47,7 +48,9 @@ export function directRunner(
   text: string,
 ): DirectRunner | undefined {
   if (method !== 'GET' || operation.operation !== 'query') return undefined;
-  const subgraph = options.subgraphs.find(({ schema }) => validate(schema, document).length === 0);
+  const subgraph = options.subgraphs.find(
+    ({ schema }) => validate(schema, document).length === 0 && !selectsFederatedField(schema, document),
+  );
   if (!subgraph) return undefined;
   const operationName = operation.name?.value;
 
@@ -90,6 +93,24 @@ export function directRunner(
       headers,
     };
   };
+}
+
+const FEDERATED_FIELD_DIRECTIVES = new Set(['external', 'requires', 'provides']);
+
+/** Whether the operation selects a field whose value, in this subgraph, comes from another one. */
+function selectsFederatedField(schema: GraphQLSchema, document: DocumentNode): boolean {
+  const typeInfo = new TypeInfo(schema);
+  let federated = false;
+  visit(
+    document,
+    visitWithTypeInfo(typeInfo, {
+      Field() {
+        const directives = typeInfo.getFieldDef()?.astNode?.directives ?? [];
+        if (directives.some((directive) => FEDERATED_FIELD_DIRECTIVES.has(directive.name.value))) federated = true;
+      },
+    }),
+  );
+  return federated;
 }
 
 /** As Apollo Server formats an error (errorNormalize.ts): a code always, `extensions.http` moved to the response. */

@@ -17,7 +17,7 @@ import { FEDERATED_QUERY, LAYER_PAGE, LAYER_VARIABLES, REST_SCENARIOS } from './
 
 /**
  * npm run bench -- [--scales 100000,1000000] [--duration 10] [--warmup 3] [--connections 10] [--profile]
- *                  [--server postgresql://…] [--only rest,layers,federated] [--print-only]
+ *                  [--server postgresql://…] [--only rest,layers,federated] [--routes /api/…,…] [--print-only]
  * npm run bench -- --report-only     rewrites docs/performance.md from docs/performance.json
  *
  * For each scale: seeds bench_<scale> on the PostgreSQL server when needed, starts every server in its own
@@ -25,7 +25,8 @@ import { FEDERATED_QUERY, LAYER_PAGE, LAYER_VARIABLES, REST_SCENARIOS } from './
  * docs/performance.md is written.
  */
 const USAGE = `usage: npm run bench -- [--scales 100000,1000000] [--duration 10] [--warmup 3] [--connections 10] [--profile]
-                        [--server postgresql://…] [--only rest,layers,federated] [--print-only]
+                        [--server postgresql://…] [--only rest,layers,federated] [--routes /api/…,…]
+                        [--print-only]
        npm run bench -- --report-only     rewrites docs/performance.md from docs/performance.json`;
 const { values } = parseCommandLine(USAGE, {
   options: {
@@ -38,6 +39,8 @@ const { values } = parseCommandLine(USAGE, {
       default: process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:55432/postgres',
     },
     only: { type: 'string', default: 'rest,layers,federated' },
+    // The REST part for these paths only (comma-separated), to profile or compare one route while developing.
+    routes: { type: 'string' },
     profile: { type: 'boolean', default: false },
     'report-only': { type: 'boolean', default: false },
     // Measure and print, leave docs/performance.* as they are (a short run while developing is not a result).
@@ -51,6 +54,8 @@ const settings: LoadSettings = {
   connections: Number(values.connections),
 };
 const parts = new Set(values.only.split(','));
+const routes = values.routes?.split(',');
+const restScenarios = routes ? REST_SCENARIOS.filter((scenario) => routes.includes(scenario.path)) : REST_SCENARIOS;
 const RESULTS = join(ROOT, 'docs/performance.json');
 const SECRET = 'bench-gateway-secret-0123456789';
 
@@ -259,7 +264,7 @@ async function benchScale(scale: number): Promise<ScaleResult> {
         );
       }
       if (parts.has('rest')) {
-        for (const scenario of REST_SCENARIOS) {
+        for (const scenario of restScenarios) {
           const target = {
             url: `${gateway.url}${scenario.path}${scenario.query ? `?${scenario.query}` : ''}`,
             headers: auth,

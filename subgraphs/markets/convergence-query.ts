@@ -65,11 +65,15 @@ const SIGNAL_COUNTS = `
              WHERE d.day > ${SIGNALS_FROM}::date AND d.day < coalesce($4::date, 'infinity')
                AND d.ticker IN (SELECT ticker FROM buys)
             UNION ALL
-            -- Per ticker, so the (ticker, created_at, ..., sentiment) index answers it without the table.
+            -- Per ticker, so the (ticker, created_at, ..., sentiment) index answers it without the table. OFFSET 0
+            -- keeps the lateral subquery per ticker: joined, the planner (expecting thousands of tickers in buys)
+            -- read the whole day's signals from the table, which grows with the signals of a day.
             SELECT p.ticker, 1, (x.sentiment = 'BULLISH')::int, (x.sentiment = 'NEUTRAL')::int
-              FROM buys p JOIN signals x ON x.ticker = p.ticker
-             -- least() skips a null $4.
-             WHERE x.created_at >= ${SIGNALS_FROM} AND x.created_at < least(${SIGNALS_FROM}::date + 1, $4::date)) s
+              FROM buys p CROSS JOIN LATERAL (
+                     SELECT x.sentiment FROM signals x
+                      -- least() skips a null $4.
+                      WHERE x.ticker = p.ticker AND x.created_at >= ${SIGNALS_FROM}
+                        AND x.created_at < least(${SIGNALS_FROM}::date + 1, $4::date) OFFSET 0) x) s
      GROUP BY s.ticker)
   SELECT b.*, c.signals, c.bullish, c.neutral FROM buys b JOIN signal_counts c USING (ticker)`;
 
@@ -115,14 +119,25 @@ async function newestPurchaseDate(db: Database): Promise<Date | null> {
   return row?.newest ? utcDate(row.newest) : null;
 }
 
+/**
+ * The buying members' names per ticker, each as in their newest purchase of the window. Through the newest purchase
+ * that is each member's latest purchase (market_ticker_members, which the member count reads too); a window that
+ * ends earlier reads its purchases of the ticker.
+ */
+const NAMES_THROUGH_NEWEST_SQL = `
+  ARRAY(SELECT m.purchase_name FROM market_ticker_members m
+         WHERE m.ticker = k.ticker AND m.last_purchase_date >= $1::date)`;
+const NAMES_OF_PURCHASES_SQL = `
+  ARRAY(SELECT n.member_name FROM (
+          SELECT DISTINCT ON (coalesce(t.bioguide_id, 'name:' || t.member_name)) t.member_name
+            FROM congressional_trades t WHERE t.ticker = k.ticker AND ${PURCHASES}
+           ORDER BY coalesce(t.bioguide_id, 'name:' || t.member_name), t.trade_date DESC, t.id) n)`;
+
 /** Names and evidence of the chosen tickers ($5): only they leave the database with their rows. */
-const DETAIL_SQL = `
+const detailSql = (names: string) => `
   SELECT k.ticker, latest.company_name,
          to_char(latest.created_at, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS last_signal_at,
-         ARRAY(SELECT n.member_name FROM (
-                 SELECT DISTINCT ON (coalesce(t.bioguide_id, 'name:' || t.member_name)) t.member_name
-                   FROM congressional_trades t WHERE t.ticker = k.ticker AND ${PURCHASES}
-                  ORDER BY coalesce(t.bioguide_id, 'name:' || t.member_name), t.trade_date DESC, t.id) n) AS names,
+         ${names} AS names,
          ARRAY(SELECT t.id::text FROM congressional_trades t WHERE t.ticker = k.ticker AND ${PURCHASES}
                 ORDER BY t.trade_date DESC, t.id LIMIT ${CONVERGENCE_EVIDENCE_LIMIT}) AS purchase_ids,
          ARRAY(SELECT x.id::text FROM signals x
@@ -132,6 +147,8 @@ const DETAIL_SQL = `
     CROSS JOIN LATERAL (SELECT x.company_name, x.created_at FROM signals x
                          WHERE x.ticker = k.ticker AND ${SIGNALS_IN_WINDOW}
                          ORDER BY x.created_at DESC, x.id LIMIT 1) latest`;
+const DETAIL_THROUGH_NEWEST_SQL = detailSql(NAMES_THROUGH_NEWEST_SQL);
+const DETAIL_OF_PURCHASES_SQL = detailSql(NAMES_OF_PURCHASES_SQL);
 
 export type Lead = ConvergenceLead<TradeRow, SignalRow>;
 
@@ -170,7 +187,10 @@ export async function convergenceLeadsFromDatabase(db: Database, window: Converg
     .sort(compareLeads)
     .slice(0, window.limit);
   if (chosen.length === 0) return [];
-  const details = await db.sql.query<DetailRow>(DETAIL_SQL, [...bounds, chosen.map((lead) => lead.ticker)]);
+  const details = await db.sql.query<DetailRow>(throughNewest ? DETAIL_THROUGH_NEWEST_SQL : DETAIL_OF_PURCHASES_SQL, [
+    ...bounds,
+    chosen.map((lead) => lead.ticker),
+  ]);
   const detailOf = new Map(details.map((detail) => [detail.ticker, detail]));
   const [purchases, signals] = await Promise.all([
     db.prisma.congressionalTrade.findMany({ where: { id: { in: details.flatMap((row) => row.purchase_ids) } } }),

@@ -89,13 +89,13 @@ export async function matchingTradeMemberNames(sql: SqlClient, query: string): P
 
 /**
  * Members matching a partial name, best first: members of the chamber a title names (`Sen. Warren`), then by
- * similarity, then by activity (trades in force), then by name.
+ * similarity, then by activity (trades in force, returned with each member), then by name.
  */
 export async function searchMembers(
   sql: SqlClient,
   query: string,
   limit: number,
-): Promise<{ bioguideId: string; similarity: number }[]> {
+): Promise<{ bioguideId: string; similarity: number; trades: number }[]> {
   const tokens = nameTokens(query);
   for (const tier of TIERS) {
     // The indexed expression for the indexed tier; the typo tier reads every row, and name_folded is stored
@@ -106,22 +106,27 @@ export async function searchMembers(
         : 'coalesce(name_folded, markets_fold_name(full_name))';
     const match = tierCondition(folded, tier, tokens, 1);
     const next = tokens.length + 1;
-    const rows = await sql.query<{ bioguide_id: string; similarity: number }>(
+    const rows = await sql.query<{ bioguide_id: string; similarity: number; trades: number }>(
       `WITH matched AS (
          SELECT bioguide_id, full_name, coalesce(chamber = $${next + 1}::text, false) AS titled,
                 ${similarity(folded, next)} AS similarity
          FROM members WHERE ${match.condition}
-         ORDER BY titled DESC, similarity DESC, full_name, bioguide_id LIMIT ${RANKED_POOL})
-       SELECT bioguide_id, similarity FROM matched
-       ORDER BY titled DESC, similarity DESC,
-                (SELECT count(*) FROM congressional_trades c
-                 WHERE c.bioguide_id = matched.bioguide_id AND c.superseded_by_id IS NULL) DESC,
-                full_name, bioguide_id
+         ORDER BY titled DESC, similarity DESC, full_name, bioguide_id LIMIT ${RANKED_POOL}),
+       counted AS (
+         SELECT matched.*, (SELECT count(*)::int FROM congressional_trades c
+                            WHERE c.bioguide_id = matched.bioguide_id AND c.superseded_by_id IS NULL) AS trades
+         FROM matched)
+       SELECT bioguide_id, similarity, trades FROM counted
+       ORDER BY titled DESC, similarity DESC, trades DESC, full_name, bioguide_id
        LIMIT $${next + 2}`,
       [...match.params, tokens, chamberOfTitle(query) ?? null, limit],
     );
     if (rows.length > 0)
-      return rows.map((row) => ({ bioguideId: row.bioguide_id, similarity: Number(row.similarity) }));
+      return rows.map((row) => ({
+        bioguideId: row.bioguide_id,
+        similarity: Number(row.similarity),
+        trades: Number(row.trades),
+      }));
   }
   return [];
 }

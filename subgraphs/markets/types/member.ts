@@ -91,9 +91,13 @@ builder.queryFields((t) => ({
       'Members whose name contains every word of `q` (either order, any case, accents folded) or, when none does, ' +
       'every word within one or two typos; a title (Sen., Rep.) ranks its chamber first, then similarity, then trades.',
     args: memberSearch.graphql(t.arg),
-    resolve: (_root, args, context) => {
+    resolve: async (_root, args, context) => {
       const search = memberSearch.parse(args);
-      return searchMembers(context.db.sql, search.q, search.limit);
+      const matches = await searchMembers(context.db.sql, search.q, search.limit);
+      // The search counted each member's trades to rank them: `tradesCount` reads those counts, not counts again.
+      const counts = tradesCountByMember(context);
+      for (const match of matches) counts.prime(match.bioguideId, match.trades);
+      return matches;
     },
   }),
   member: t.prismaField({

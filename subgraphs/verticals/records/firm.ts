@@ -4,6 +4,7 @@ import { equalsIgnoringCase } from '../../platform/text-match.ts';
 import { stateCode } from '../../platform/us-states.ts';
 import { builder } from '../builder.ts';
 import { defineRecordType } from '../record-type/define.ts';
+import { firmPartners } from '../firm-partners.ts';
 import type { RecordType } from '../record-type/define.ts';
 import { cityName, practiceArea } from '../record-type/filters.ts';
 import { relatedLimit } from '../record-type/page.ts';
@@ -27,9 +28,10 @@ const Firm = builder.prismaObject('Firm', {
       args: { limit: t.arg.int({ required: false }) },
       query: (args) => ({ take: relatedLimit(args.limit), orderBy: [{ isPartner: 'desc' }, { id: 'asc' }] }),
     }),
-    partners: t.relation('attorneys', {
+    partners: t.prismaField({
+      type: ['Attorney'],
       description: 'The firm’s partners.',
-      query: { where: { isPartner: true }, orderBy: { id: 'asc' } },
+      resolve: (query, firm, _args, context, info) => firmPartners(context, query, info).load(firm.id),
     }),
     attorneysCount: t.relationCount('attorneys'),
   }),
