@@ -51,7 +51,9 @@ function fork(): Worker {
     if (listening.size === 1 && Object.keys(cluster.workers ?? {}).length === 1)
       for (let index = 1; index < workers; index++) fork();
     if (listening.size === workers)
-      process.stdout.write(`${workers} gateway processes ready on port ${address.port}\n`);
+      process.stdout.write(
+        `${workers} gateway ${workers === 1 ? 'process' : 'processes'} ready on port ${address.port}\n`,
+      );
   });
   worker.once('exit', (code, signal) => {
     const started = listening.delete(worker);
