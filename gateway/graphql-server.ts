@@ -28,6 +28,8 @@ export interface GraphQLServerOptions {
   subgraphTimeoutMs?: number;
   /** Checks run on every operation (plans, limits), for /graphql and the REST shims. */
   plugins?: ApolloServerPlugin<RequestContext>[];
+  /** Whether identical subgraph queries in flight share one execution (DEDUPLICATE_IN_FLIGHT unless given). */
+  deduplicateInFlight?: boolean;
   /** Where automatic persisted queries are kept (Apollo Server's in-memory cache unless given; persisted-queries.ts). */
   persistedQueries?: PersistedQueryOptions;
 }
@@ -77,7 +79,7 @@ export async function createGraphQLServer(
 ): Promise<{ server: ApolloServer<RequestContext>; schema: GraphQLSchema; inFlight: InFlightFetches }> {
   const { subgraphUrls, gatewaySecret, subgraphTimeoutMs } = options;
   // One for every subgraph: a mutation sent to either ends the sharing of queries that started before it.
-  const inFlight = new InFlightFetches();
+  const inFlight = new InFlightFetches({ enabled: options.deduplicateInFlight ?? env.DEDUPLICATE_IN_FLIGHT });
   const gateway = new ApolloGateway({
     supergraphSdl: readSupergraph(),
     buildService: ({ name }) => {

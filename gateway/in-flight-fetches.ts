@@ -32,6 +32,9 @@ export class InFlightFetches {
   /** Completed mutations; part of every key, so later queries do not join earlier ones. */
   private generation = 0;
 
+  /** `enabled: false` (DEDUPLICATE_IN_FLIGHT=off) runs every fetch on its own: the bench measures work, not sharing. */
+  constructor(private readonly options: { enabled: boolean } = { enabled: true }) {}
+
   /**
    * Runs `execute` for this fetch, or joins an identical execution under way. `document` is the operation
    * when the caller has it parsed already. Every waiter gets its own copy of the data: the gateway merges
@@ -43,6 +46,7 @@ export class InFlightFetches {
     execute: () => Promise<SubgraphResponse>,
     document?: DocumentNode,
   ): Promise<SubgraphResponse> {
+    if (!this.options.enabled) return execute();
     const query = request.query ?? '';
     if (!this.isQuery(query, request.operationName, document)) {
       try {

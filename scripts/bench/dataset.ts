@@ -50,10 +50,11 @@ export async function ensureDataset(serverUrl: string, scale: number): Promise<s
 
 /**
  * Institutional live keys in the bench database (the gateway reads keys from the live database), each of an
- * account of its own: one for most lines, a pool for the fields limited per account (see main.ts).
+ * account of its own: one for most lines, a pool for the fields limited per account (see main.ts). `where` is a
+ * PostgreSQL URL, or a PGlite DATA_DIR (pglite.ts; its live folder, while no server holds it).
  */
-export async function createBenchKeys(url: string, count: number): Promise<string[]> {
-  const db = await openDatabase({ mode: 'live', url });
+export async function createBenchKeys(where: { url: string } | { dataDir: string }, count: number): Promise<string[]> {
+  const db = await openDatabase({ mode: 'live', ...where });
   const stamp = Date.now();
   const keys: string[] = [];
   try {

@@ -15,6 +15,8 @@ export interface LoadOptions {
    * limited per account (search: 30 a minute), so the bench measures the route rather than its 429.
    */
   authorizations?: readonly string[];
+  /** Called after the warm-up, just before the measured traffic (the scale-out lines start their CPU window). */
+  beforeMeasuring?: () => Promise<void>;
 }
 
 /** Round robin over the pool, continued across lines so that no account takes more than its share a minute. */
@@ -71,6 +73,7 @@ async function measure(options: LoadOptions, duration: number): Promise<LoadResu
 
 export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const warmup = options.warmup > 0 ? await measure(options, options.warmup) : undefined;
+  await options.beforeMeasuring?.();
   return { ...(await measure(options, options.duration)), warmupRequests: warmup?.requests ?? 0 };
 }
 

@@ -6,18 +6,24 @@ import { verticalsRoutes } from '../../gateway/rest/verticals-routes.ts';
 import { parse } from 'graphql';
 import { FIELD_LIMITS } from '../../gateway/limits/policy.ts';
 import { parseCommandLine } from '../command-line.ts';
+import type { BenchContext } from './context.ts';
 import { createBenchKeys, databaseName, ensureDataset } from './dataset.ts';
+import { gatewayEnv, graphqlPost } from './gateways.ts';
+import type { SubgraphUrls } from './gateways.ts';
 import { measure } from './measure.ts';
 import type { LoadSettings, Measurement } from './measure.ts';
+import { benchPglite } from './pglite.ts';
 import { ROOT, WORK_DIR, freePort, startServer, tsNode } from './processes.ts';
 import type { ServerProcess } from './processes.ts';
-import { renderReport } from './report.ts';
+import { renderGenerated, renderReport } from './report.ts';
 import type { BenchResults, ScaleResult } from './report.ts';
-import { FEDERATED_QUERY, LAYER_PAGE, LAYER_VARIABLES, REST_SCENARIOS } from './scenarios.ts';
+import { benchScaleOut } from './scale-out.ts';
+import { FEDERATED_QUERY, LAYER_PAGE, LAYER_VARIABLES, REST_SCENARIOS, SHARING_OFF, SHARING_ON } from './scenarios.ts';
 
 /**
  * npm run bench -- [--scales 100000,1000000] [--duration 10] [--warmup 3] [--connections 10] [--profile]
- *                  [--server postgresql://…] [--only rest,layers,federated] [--routes /api/…,…] [--print-only]
+ *                  [--server postgresql://…] [--only rest,layers,federated,scaleout,pglite] [--routes /api/…,…]
+ *                  [--print-only] [--scaleout-connections 32] [--pglite-scales 100000]
  * npm run bench -- --report-only     rewrites docs/performance.md from docs/performance.json
  *
  * For each scale: seeds bench_<scale> on the PostgreSQL server when needed, starts every server in its own
@@ -25,8 +31,8 @@ import { FEDERATED_QUERY, LAYER_PAGE, LAYER_VARIABLES, REST_SCENARIOS } from './
  * docs/performance.md is written.
  */
 const USAGE = `usage: npm run bench -- [--scales 100000,1000000] [--duration 10] [--warmup 3] [--connections 10] [--profile]
-                        [--server postgresql://…] [--only rest,layers,federated] [--routes /api/…,…]
-                        [--print-only]
+                        [--server postgresql://…] [--only rest,layers,federated,scaleout,pglite] [--routes /api/…,…]
+                        [--print-only] [--scaleout-connections 32] [--pglite-scales 100000]
        npm run bench -- --report-only     rewrites docs/performance.md from docs/performance.json`;
 const { values } = parseCommandLine(USAGE, {
   options: {
@@ -38,7 +44,11 @@ const { values } = parseCommandLine(USAGE, {
       type: 'string',
       default: process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:55432/postgres',
     },
-    only: { type: 'string', default: 'rest,layers,federated' },
+    only: { type: 'string', default: 'rest,layers,federated,scaleout,pglite' },
+    // The scale-out lines load 1-4 gateway processes: more connections than one process needs, so 4 are kept busy.
+    'scaleout-connections': { type: 'string', default: '32' },
+    // Scales the PGlite lines run at (each a PGlite folder under .bench/, seeded once: 100k took minutes).
+    'pglite-scales': { type: 'string', default: '100000' },
     // The REST part for these paths only (comma-separated), to profile or compare one route while developing.
     routes: { type: 'string' },
     profile: { type: 'boolean', default: false },
@@ -56,37 +66,28 @@ const settings: LoadSettings = {
 const parts = new Set(values.only.split(','));
 const routes = values.routes?.split(',');
 const restScenarios = routes ? REST_SCENARIOS.filter((scenario) => routes.includes(scenario.path)) : REST_SCENARIOS;
+const SCALE_OUT_CONNECTIONS = Number(values['scaleout-connections']);
+const PGLITE_SCALES = values['pglite-scales'].split(',').map(Number);
+/** Accounts the PGlite lines send from in turn: more than the connections, so no two requests in flight share. */
+const PGLITE_ACCOUNTS = 100;
 const RESULTS = join(ROOT, 'docs/performance.json');
-const SECRET = 'bench-gateway-secret-0123456789';
 
 const profileFlags = (name: string) =>
   // One folder per server: tsx's loader thread writes a profile too; the largest file is the server's.
   values.profile ? ['--cpu-prof', `--cpu-prof-dir=${join(WORK_DIR, 'profiles', name)}`] : [];
 
-function gatewayEnv(url: string, port: number, subgraphs?: Record<string, string>): Record<string, string> {
-  return {
-    DATABASE_URL: url,
-    SANDBOX_DATABASE_URL: url,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'warn',
-    NODE_ENV: 'production',
-    DATA_DIR: join(WORK_DIR, 'data'),
-    // Scheme A leaves the institutional plan unlimited: the bench key is not throttled (docs/performance.md).
-    RATE_LIMIT_SCHEME: 'A',
-    ...(subgraphs
-      ? { VERTICALS_URL: subgraphs.verticals!, MARKETS_URL: subgraphs.markets!, GATEWAY_SECRET: SECRET }
-      : {}),
-  };
-}
-
-async function startGateway(name: string, url: string, subgraphs?: Record<string, string>): Promise<ServerProcess> {
+/** Our gateway in one process (`npm start`); `extra` adds to its environment (DEDUPLICATE_IN_FLIGHT=off). */
+async function startGateway(
+  name: string,
+  url: string,
+  subgraphs?: SubgraphUrls,
+  extra: Record<string, string> = {},
+): Promise<ServerProcess> {
   const port = await freePort();
-  mkdirSync(join(WORK_DIR, 'data'), { recursive: true }); // the gateway writes its demo key there
   return startServer({
     name,
     ...tsNode('gateway/main.ts', [], profileFlags(name)),
-    env: gatewayEnv(url, port, subgraphs),
+    env: { ...gatewayEnv(url, port, subgraphs), ...extra },
     port,
     readyPath: '/healthz',
   });
@@ -102,8 +103,19 @@ async function startLayerServer(subgraph: string, url: string): Promise<ServerPr
   return startServer({ name: `subgraph-${subgraph}`, ...entry, port, readyPath: '/health' });
 }
 
+/**
+ * Hive Gateway's switch for identical subgraph requests in flight (on by default): `deduplicateInflightRequests`
+ * of its HTTP executor (@graphql-tools/executor-http), set for every subgraph through `transportEntries` in a
+ * gateway configuration file. (Its `inboundInflightRequestDeduplication`, for identical client requests, is off
+ * by default and stays off.)
+ */
+const HIVE_SHARING_OFF_CONFIG = `export const gatewayConfig = {
+  transportEntries: { '*': { options: { deduplicateInflightRequests: false } } },
+};
+`;
+
 /** Hive Gateway over the checked-in supergraph, its subgraph URLs pointed at the bench's subgraph servers. */
-async function startHiveGateway(subgraphs: Record<string, string>): Promise<ServerProcess> {
+async function startHiveGateway(subgraphs: SubgraphUrls, sharing: boolean): Promise<ServerProcess> {
   const port = await freePort();
   let supergraph = readFileSync(join(ROOT, 'schema/supergraph.graphql'), 'utf8');
   for (const [name, url] of Object.entries(subgraphs))
@@ -111,6 +123,8 @@ async function startHiveGateway(subgraphs: Record<string, string>): Promise<Serv
   mkdirSync(WORK_DIR, { recursive: true });
   const file = join(WORK_DIR, 'supergraph.graphql');
   writeFileSync(file, supergraph);
+  const config = join(WORK_DIR, 'hive-sharing-off.config.mjs');
+  writeFileSync(config, HIVE_SHARING_OFF_CONFIG);
   const bin = join(ROOT, 'node_modules/@graphql-hive/gateway/dist/bin.js');
   return startServer({
     name: 'hive-gateway',
@@ -126,19 +140,13 @@ async function startHiveGateway(subgraphs: Record<string, string>): Promise<Serv
       '127.0.0.1',
       '--fork',
       '1',
+      ...(sharing ? [] : ['--config-path', config]),
     ],
     env: { NODE_ENV: 'production', LOG_LEVEL: 'warn' },
     port,
     readyPath: '/healthcheck',
   });
 }
-
-const graphqlPost = (url: string, query: string, variables: object, key?: string) => ({
-  url: `${url}/graphql`,
-  method: 'POST' as const,
-  headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) },
-  body: JSON.stringify({ query, variables }),
-});
 
 /**
  * Accounts the bench sends the per-account limited fields from in turn (FIELD_LIMITS: search 30 a minute each):
@@ -174,7 +182,7 @@ function uncoveredRoutes(): string[] {
 
 async function benchScale(scale: number): Promise<ScaleResult> {
   const url = await ensureDataset(values.server, scale);
-  const [key, ...pool] = await createBenchKeys(url, 1 + LIMITED_FIELD_ACCOUNTS);
+  const [key, ...pool] = await createBenchKeys({ url }, 1 + LIMITED_FIELD_ACCOUNTS);
   const auth = { authorization: `Bearer ${key}` };
   const authorizations = pool.map((pooled) => `Bearer ${pooled}`);
   const loadBefore = loadavg()[0]!;
@@ -187,7 +195,7 @@ async function benchScale(scale: number): Promise<ScaleResult> {
 
   const verticals = await startLayerServer('verticals', url);
   const markets = await startLayerServer('markets', url);
-  const subgraphs = { verticals: `${verticals.url}/graphql`, markets: `${markets.url}/graphql` };
+  const subgraphs: SubgraphUrls = { verticals: `${verticals.url}/graphql`, markets: `${markets.url}/graphql` };
   try {
     if (parts.has('layers')) {
       layers.push(
@@ -257,7 +265,7 @@ async function benchScale(scale: number): Promise<ScaleResult> {
         federated.push(
           await measure(
             'our gateway, in-process subgraphs',
-            'federated query',
+            SHARING_ON,
             graphqlPost(gateway.url, FEDERATED_QUERY, {}, key),
             settings,
           ),
@@ -284,41 +292,74 @@ async function benchScale(scale: number): Promise<ScaleResult> {
       await gateway.stop();
     }
     if (parts.has('federated')) {
-      const remote = await startGateway('gateway-url-mode', url, subgraphs);
+      const sharingOff = { DEDUPLICATE_IN_FLIGHT: 'off' };
+      // Sharing off: the setting, and every request from another account (the key is part of what is shared).
+      const unshared = (target: ReturnType<typeof graphqlPost>) => ({ ...target, authorizations });
+      const inProcess = await startGateway('gateway-sharing-off', url, undefined, sharingOff);
       try {
         federated.push(
-          await countingFetches([verticals, markets], () =>
-            measure(
-              'our gateway, subgraphs over HTTP',
-              'federated query',
-              graphqlPost(remote.url, FEDERATED_QUERY, {}, key),
-              settings,
-            ),
+          await measure(
+            'our gateway, in-process subgraphs',
+            SHARING_OFF,
+            unshared(graphqlPost(inProcess.url, FEDERATED_QUERY, {}, key)),
+            settings,
           ),
         );
       } finally {
-        await remote.stop();
+        await inProcess.stop();
       }
-      const hive = await startHiveGateway(subgraphs);
-      try {
-        federated.push(
-          await countingFetches([verticals, markets], () =>
-            measure(
-              'Hive Gateway, subgraphs over HTTP',
-              'federated query',
-              graphqlPost(hive.url, FEDERATED_QUERY, {}),
-              settings,
-            ),
-          ),
+      for (const sharing of [true, false]) {
+        const remote = await startGateway(
+          `gateway-url-mode${sharing ? '' : '-sharing-off'}`,
+          url,
+          subgraphs,
+          sharing ? {} : sharingOff,
         );
-      } finally {
-        await hive.stop();
+        try {
+          const target = graphqlPost(remote.url, FEDERATED_QUERY, {}, key);
+          federated.push(
+            await countingFetches([verticals, markets], () =>
+              measure(
+                'our gateway, subgraphs over HTTP',
+                sharing ? SHARING_ON : SHARING_OFF,
+                sharing ? target : unshared(target),
+                settings,
+              ),
+            ),
+          );
+        } finally {
+          await remote.stop();
+        }
+      }
+      for (const sharing of [true, false]) {
+        const hive = await startHiveGateway(subgraphs, sharing);
+        try {
+          // Hive forwards no client header to the subgraphs: the accounts change nothing there, sent for symmetry.
+          const target = graphqlPost(hive.url, FEDERATED_QUERY, {});
+          federated.push(
+            await countingFetches([verticals, markets], () =>
+              measure(
+                'Hive Gateway, subgraphs over HTTP',
+                sharing ? SHARING_ON : SHARING_OFF,
+                sharing ? target : unshared(target),
+                settings,
+              ),
+            ),
+          );
+        } finally {
+          await hive.stop();
+        }
       }
     }
   } finally {
     await verticals.stop();
     await markets.stop();
   }
+  const context: BenchContext = { scale, url, auth, authorizations, settings, profileFlags };
+  // After the other parts, with their servers stopped: these start gateways of their own.
+  const scaleOut = parts.has('scaleout') ? await benchScaleOut(context, SCALE_OUT_CONNECTIONS) : undefined;
+  const pglite =
+    parts.has('pglite') && PGLITE_SCALES.includes(scale) ? await benchPglite(context, 1 + PGLITE_ACCOUNTS) : undefined;
   return {
     scale,
     measuredAt: started.toISOString(),
@@ -332,6 +373,8 @@ async function benchScale(scale: number): Promise<ScaleResult> {
     rest,
     layers,
     federated,
+    ...(scaleOut ? { scaleOut, scaleOutConnections: SCALE_OUT_CONNECTIONS } : {}),
+    ...(pglite ? { pglite } : {}),
   };
 }
 
@@ -375,9 +418,19 @@ if (uncovered.length > 0)
 const results: BenchResults = existsSync(RESULTS) ? JSON.parse(readFileSync(RESULTS, 'utf8')) : { scales: {} };
 for (const scale of scales) {
   results.scales[String(scale)] = await benchScale(scale);
-  if (values['print-only']) continue;
+  if (values['print-only']) {
+    // The tables this run would write, for a look (not a result): .bench/print-only.{json,md}.
+    const measured: BenchResults = { scales: { [String(scale)]: results.scales[String(scale)]! } };
+    writeFileSync(join(WORK_DIR, 'print-only.json'), `${JSON.stringify(measured, null, 2)}\n`);
+    writeFileSync(join(WORK_DIR, 'print-only.md'), `${renderGenerated(measured)}\n`);
+    continue;
+  }
   // Written after each scale, so an interrupted run keeps what it measured.
   writeFileSync(RESULTS, `${JSON.stringify(results, null, 2)}\n`);
   writeFileSync(join(ROOT, 'docs/performance.md'), renderReport(results));
 }
-if (!values['print-only']) process.stderr.write('\nwrote docs/performance.json and docs/performance.md\n');
+process.stderr.write(
+  values['print-only']
+    ? '\nprinted only; the tables of the last scale are in .bench/print-only.md\n'
+    : '\nwrote docs/performance.json and docs/performance.md\n',
+);

@@ -12,6 +12,10 @@ export interface Measurement {
   subgraphFetchesPerRequest?: number;
   /** Why there is no number: the sanity request failed, or the load saw failures. */
   error?: string;
+  /** Scale-out lines: CPU seconds per 1,000 measured requests, by group of processes (cpu-sample.ts). */
+  cpuPerThousand?: Record<string, number>;
+  /** Scale-out lines: share of the machine's cores busy while measured (every process, the bench's included). */
+  machineBusy?: number;
 }
 
 export interface Target {
@@ -21,6 +25,8 @@ export interface Target {
   body?: string;
   /** See LoadOptions.authorizations (load.ts). */
   authorizations?: readonly string[];
+  /** See LoadOptions.beforeMeasuring (load.ts). */
+  beforeMeasuring?: () => Promise<void>;
 }
 
 export type LoadSettings = Pick<LoadOptions, 'connections' | 'duration' | 'warmup'>;

@@ -1,7 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LoadSettings, Measurement } from './measure.ts';
+import type { PgliteResult } from './pglite.ts';
 import { ROOT } from './processes.ts';
+import type { ScaleOutLine } from './scale-out.ts';
 
 export interface ScaleResult {
   scale: number;
@@ -10,6 +12,11 @@ export interface ScaleResult {
   rest: Measurement[];
   layers: Measurement[];
   federated: Measurement[];
+  /** The scale-out curve (scale-out.ts) and the connections it was loaded with. */
+  scaleOut?: ScaleOutLine[];
+  scaleOutConnections?: number;
+  /** The same lines on PGlite (pglite.ts). */
+  pglite?: PgliteResult;
 }
 
 export interface BenchResults {
@@ -56,16 +63,22 @@ function scaleSection(result: ScaleResult): string {
   }
   lines.push('', '**The federated query** (companies with contacts from verticals and signals from markets):', '');
   lines.push(
-    '| gateway | req/s | p50 | p95 | p99 | req/s ÷ Hive Gateway | subgraph fetches per request | note |',
-    '|---|---:|---:|---:|---:|---:|---:|---|',
+    '| gateway | in-flight sharing | req/s | p50 | p95 | p99 | req/s ÷ Hive Gateway | subgraph fetches per request | note |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---|',
   );
-  const hive = result.federated.find((line) => line.name.startsWith('Hive'))?.result;
   for (const line of result.federated) {
     const [rps, p50, p95, p99, note] = cells(line);
+    // Each line beside Hive Gateway's under the same condition (sharing on or off).
+    const hive = result.federated.find(
+      (candidate) => candidate.name.startsWith('Hive') && candidate.detail === line.detail,
+    )?.result;
+    const sharing = line.detail.replace(/^federated query,? ?/, '').replace(/^sharing /, '') || '—';
     lines.push(
-      `| ${line.name} | ${rps} | ${p50} | ${p95} | ${p99} | ${ratio(line.result?.rps, hive?.rps)} | ${line.subgraphFetchesPerRequest ?? ''} | ${note} |`,
+      `| ${line.name} | ${sharing} | ${rps} | ${p50} | ${p95} | ${p99} | ${ratio(line.result?.rps, hive?.rps)} | ${line.subgraphFetchesPerRequest ?? ''} | ${note} |`,
     );
   }
+  if (result.scaleOut?.length) lines.push('', scaleOutTable(result.scaleOut, result.scaleOutConnections));
+  if (result.pglite) lines.push('', pgliteTable(result));
   lines.push('', '**Every list route** (through the gateway, with the bench key):', '');
   lines.push(
     `| route | scenario | total | req/s | p50 | p95 | p99 | p95 < ${P95_TARGET_MS} ms | note |`,
@@ -76,6 +89,54 @@ function scaleSection(result: ScaleResult): string {
     const met = line.result && !line.error ? (line.result.p95 < P95_TARGET_MS ? 'yes' : '**no**') : '—';
     lines.push(
       `| ${line.name} | ${line.detail} | ${number(line.total)} | ${rps} | ${p50} | ${p95} | ${p99} | ${met} | ${note} |`,
+    );
+  }
+  return lines.join('\n');
+}
+
+const CPU_GROUPS = ['PostgreSQL', 'gateways', 'subgraph services', 'load generator', 'machine'];
+
+function scaleOutTable(curve: ScaleOutLine[], connections: number | undefined): string {
+  const lines = [
+    `**Scale-out curve** (gateway processes of \`npm run start:cluster\` on one port, the one PostgreSQL; ${connections ?? '?'} ` +
+      'connections, every request from another account; CPU seconds per 1,000 requests by group of processes):',
+    '',
+    `| gateway processes | subgraphs | line | req/s | p50 | p95 | req/s ÷ 1 process | ${CPU_GROUPS.map((group) => `CPU: ${group}`).join(' | ')} | cores busy | note |`,
+    `|---:|---|---|---:|---:|---:|---:|${CPU_GROUPS.map(() => '---:').join('|')}|---:|---|`,
+  ];
+  for (const line of curve) {
+    const [rps, p50, p95, , note] = cells(line);
+    const single = curve.find(
+      (candidate) =>
+        candidate.processes === 1 && candidate.topology === line.topology && candidate.detail === line.detail,
+    )?.result;
+    const cpu = CPU_GROUPS.map((group) => (line.cpuPerThousand?.[group] ?? '—').toString());
+    const busy = line.machineBusy === undefined ? '—' : `${Math.round(line.machineBusy * 100)} %`;
+    lines.push(
+      `| ${line.processes} | ${line.topology} | ${line.detail} | ${rps} | ${p50} | ${p95} | ${ratio(line.result?.rps, single?.rps)} | ${cpu.join(' | ')} | ${busy} | ${note} |`,
+    );
+  }
+  return lines.join('\n');
+}
+
+function pgliteTable(result: ScaleResult): string {
+  const pglite = result.pglite!;
+  const lines = [
+    `**The embedded default** (\`npm start\` without DATABASE_URL: PGlite, one process) beside PostgreSQL; the PGlite ` +
+      `folder was seeded with ${number(result.scale)} records per vertical in ${number(pglite.seedSeconds)} s ` +
+      `(${pglite.seededAt.slice(0, 10)}${pglite.seedLoadBefore === undefined ? '' : `, load average ${pglite.seedLoadBefore} at its start`}):`,
+    '',
+    '| line | scenario | PostgreSQL req/s | PostgreSQL p95 | PGlite req/s | PGlite p50 | PGlite p95 | PGlite ÷ PostgreSQL req/s | note |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---|',
+  ];
+  for (const line of pglite.lines) {
+    const postgres = [...result.layers, ...result.federated].find(
+      (candidate) => candidate.name === line.name && candidate.detail === line.detail,
+    );
+    const [rps, p50, p95, , note] = cells(line);
+    const [pgRps, , pgP95] = postgres ? cells(postgres) : ['—', '—', '—'];
+    lines.push(
+      `| ${line.name} | ${line.detail} | ${pgRps} | ${pgP95} | ${rps} | ${p50} | ${p95} | ${ratio(line.result?.rps, postgres?.result?.rps)} | ${note} |`,
     );
   }
   return lines.join('\n');

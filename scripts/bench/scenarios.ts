@@ -67,3 +67,12 @@ export const FEDERATED_QUERY = `query Federated {
     pageInfo { total }
   }
 }`;
+
+/**
+ * The federated lines' two conditions (docs/performance.md): sharing on, every request from one account, so
+ * identical subgraph queries in flight share one execution (each gateway's default); sharing off
+ * (DEDUPLICATE_IN_FLIGHT=off, Hive Gateway's `deduplicateInflightRequests: false`), every request from another
+ * account: every request is work.
+ */
+export const SHARING_ON = 'federated query, sharing on';
+export const SHARING_OFF = 'federated query, sharing off';

@@ -13,6 +13,7 @@ const COMMANDS = [
   ['seed', 'prisma/seed/main.ts'],
   ['migrate', 'prisma/migrate.ts'],
   ['bench', 'scripts/bench/main.ts'],
+  ['start:cluster', 'scripts/start-cluster.ts'],
 ] as const;
 
 function run(

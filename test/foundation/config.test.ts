@@ -7,6 +7,12 @@ describe('configuration', () => {
     expect(env.PORT).toBe(4000);
     expect(env.dataDir).toMatch(/\/data$/);
     expect(env.DATABASE_URL).toBeUndefined();
+    expect(env.DEDUPLICATE_IN_FLIGHT).toBe(true);
+  });
+
+  it('turns in-flight sharing off only when told so', () => {
+    expect(parseEnvironment({ DEDUPLICATE_IN_FLIGHT: 'off' }).DEDUPLICATE_IN_FLIGHT).toBe(false);
+    expect(parseEnvironment({ DEDUPLICATE_IN_FLIGHT: 'on' }).DEDUPLICATE_IN_FLIGHT).toBe(true);
   });
 
   it.each([
@@ -14,6 +20,7 @@ describe('configuration', () => {
     [{ PORT: '70000' }, 'PORT'],
     [{ DATABASE_URL: 'mysql://localhost/x' }, 'DATABASE_URL'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+    [{ DEDUPLICATE_IN_FLIGHT: 'false' }, 'DEDUPLICATE_IN_FLIGHT'],
     [{ VERTICALS_URL: 'http://localhost:4001/graphql' }, 'MARKETS_URL'],
   ])('names the variable of a bad value: %o', (source, variable) => {
     expect(() => parseEnvironment(source)).toThrow(ConfigurationError);

@@ -122,6 +122,21 @@ describe.each(Object.entries(sources))('identical subgraph fetches in flight, %s
     expect(again.statements).toBe(alone.statements);
   });
 
+  it('runs each of two identical concurrent requests on its own when sharing is off (DEDUPLICATE_IN_FLIGHT=off)', async () => {
+    const inFlight = new InFlightFetches({ enabled: false });
+    const verticals = create('verticals', inFlight);
+    const alone = await counted(() => verticals.process(fetchOf(viewer(0), PAGE, { industry: 'software' })));
+    const pair = await counted(() =>
+      Promise.all([
+        verticals.process(fetchOf(viewer(0), PAGE, { industry: 'software' })),
+        verticals.process(fetchOf(viewer(0), PAGE, { industry: 'software' })),
+      ]),
+    );
+    expect(pair.statements).toBe(2 * alone.statements);
+    expect(pair.result[0]!.data).toEqual(alone.result.data);
+    expect(pair.result[1]!.data).toEqual(alone.result.data);
+  });
+
   it('does not share between accounts, modes or variables', async () => {
     const { verticals, markets } = setup();
     const alone = await counted(() => verticals.process(fetchOf(viewer(0), PAGE, { industry: 'software' })));

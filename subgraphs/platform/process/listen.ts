@@ -1,3 +1,4 @@
+import cluster from 'node:cluster';
 import { createServer } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 
@@ -17,10 +18,11 @@ function exitWith(line: string): never {
 
 /**
  * Binds the port for a moment and lets it go, so a port in use stops the process at once instead of after the
- * database preparation (migrations, a first seed). Port 0 always succeeds.
+ * database preparation (migrations, a first seed). Port 0 always succeeds, and so does a cluster worker's port:
+ * the primary holds it for every worker (scripts/start-cluster.ts), having checked it before forking.
  */
 export async function ensurePortFree(port: number, host: string): Promise<void> {
-  if (port === 0) return;
+  if (port === 0 || cluster.isWorker) return;
   const probe = createServer();
   try {
     await new Promise<void>((resolve, reject) => {
