@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService } from '../support/service.ts';
 import type { TestService } from '../support/service.ts';
+import { recordStatements } from '../support/record-statements.ts';
 
 const KEY_LOOKUP = /FROM api_keys k JOIN accounts a/;
 
@@ -15,12 +16,7 @@ describe('checked API keys kept in memory', () => {
 
   beforeAll(async () => {
     service = await startTestService();
-    const sql = service.databases.live.sql;
-    const query = sql.query.bind(sql);
-    sql.query = ((text: string, params?: unknown[]) => {
-      statements.push(text);
-      return query(text, params);
-    }) as typeof sql.query;
+    recordStatements(service.databases.live.sql, statements);
   });
   afterAll(() => service?.stop());
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService } from '../support/service.ts';
 import type { TestService } from '../support/service.ts';
+import { recordStatements } from '../support/record-statements.ts';
 
 /** The writes of usage metering among the statements sent through the control database's SQL client. */
 function meteringWrites(statements: string[]) {
@@ -17,12 +18,7 @@ describe('live usage: counted in memory, written in batches', () => {
   beforeAll(async () => {
     // No timed flush during the test: writes happen only when the test (usage endpoint, close) asks.
     service = await startTestService({ server: { usageFlushIntervalMs: 3_600_000 } });
-    const sql = service.databases.live.sql;
-    const query = sql.query.bind(sql);
-    sql.query = ((text: string, params?: unknown[]) => {
-      statements.push(text);
-      return query(text, params);
-    }) as typeof sql.query;
+    recordStatements(service.databases.live.sql, statements);
   });
   afterAll(() => service?.stop());
 
