@@ -21,37 +21,28 @@ BEGIN
   RETURN NULL;
 END $$;
 
-CREATE TRIGGER "companies_search_words_insert" AFTER INSERT ON "companies" REFERENCING NEW TABLE AS written_rows
-  FOR EACH STATEMENT EXECUTE FUNCTION search_words_add('name');
-CREATE TRIGGER "companies_search_words_update" AFTER UPDATE ON "companies" REFERENCING NEW TABLE AS written_rows
-  FOR EACH STATEMENT EXECUTE FUNCTION search_words_add('name');
-CREATE TRIGGER "contacts_search_words_insert" AFTER INSERT ON "contacts" REFERENCING NEW TABLE AS written_rows
-  FOR EACH STATEMENT EXECUTE FUNCTION search_words_add('"first_name" || '' '' || "last_name"');
-CREATE TRIGGER "contacts_search_words_update" AFTER UPDATE ON "contacts" REFERENCING NEW TABLE AS written_rows
-  FOR EACH STATEMENT EXECUTE FUNCTION search_words_add('"first_name" || '' '' || "last_name"');
-CREATE TRIGGER "properties_search_words_insert" AFTER INSERT ON "properties" REFERENCING NEW TABLE AS written_rows
-  FOR EACH STATEMENT EXECUTE FUNCTION search_words_add('address');
-CREATE TRIGGER "properties_search_words_update" AFTER UPDATE ON "properties" REFERENCING NEW TABLE AS written_rows
-  FOR EACH STATEMENT EXECUTE FUNCTION search_words_add('address');
-CREATE TRIGGER "owners_search_words_insert" AFTER INSERT ON "owners" REFERENCING NEW TABLE AS written_rows
-  FOR EACH STATEMENT EXECUTE FUNCTION search_words_add('name');
-CREATE TRIGGER "owners_search_words_update" AFTER UPDATE ON "owners" REFERENCING NEW TABLE AS written_rows
-  FOR EACH STATEMENT EXECUTE FUNCTION search_words_add('name');
-CREATE TRIGGER "attorneys_search_words_insert" AFTER INSERT ON "attorneys" REFERENCING NEW TABLE AS written_rows
-  FOR EACH STATEMENT EXECUTE FUNCTION search_words_add('"first_name" || '' '' || "last_name"');
-CREATE TRIGGER "attorneys_search_words_update" AFTER UPDATE ON "attorneys" REFERENCING NEW TABLE AS written_rows
-  FOR EACH STATEMENT EXECUTE FUNCTION search_words_add('"first_name" || '' '' || "last_name"');
-CREATE TRIGGER "firms_search_words_insert" AFTER INSERT ON "firms" REFERENCING NEW TABLE AS written_rows
-  FOR EACH STATEMENT EXECUTE FUNCTION search_words_add('name');
-CREATE TRIGGER "firms_search_words_update" AFTER UPDATE ON "firms" REFERENCING NEW TABLE AS written_rows
-  FOR EACH STATEMENT EXECUTE FUNCTION search_words_add('name');
-
--- The words already stored.
-INSERT INTO search_words (word)
-  SELECT search_words_of("name") FROM "companies"
-  UNION SELECT search_words_of("first_name" || ' ' || "last_name") FROM "contacts"
-  UNION SELECT search_words_of("address") FROM "properties"
-  UNION SELECT search_words_of("name") FROM "owners"
-  UNION SELECT search_words_of("first_name" || ' ' || "last_name") FROM "attorneys"
-  UNION SELECT search_words_of("name") FROM "firms"
-ON CONFLICT DO NOTHING;
+-- Per table, its searched text (the `search.text` of its model file, test/verticals/search.test.ts checks they
+-- agree): an insert and an update trigger (a trigger with transition tables takes one event), and the words
+-- already stored.
+DO $$
+DECLARE
+  searched record;
+BEGIN
+  FOR searched IN SELECT * FROM (VALUES
+      ('companies', 'name'),
+      ('contacts', '"first_name" || '' '' || "last_name"'),
+      ('properties', 'address'),
+      ('owners', 'name'),
+      ('attorneys', '"first_name" || '' '' || "last_name"'),
+      ('firms', 'name')) AS t(table_name, text_expression)
+  LOOP
+    EXECUTE format('CREATE TRIGGER %I AFTER INSERT ON %I REFERENCING NEW TABLE AS written_rows
+                    FOR EACH STATEMENT EXECUTE FUNCTION search_words_add(%L)',
+                   searched.table_name || '_search_words_insert', searched.table_name, searched.text_expression);
+    EXECUTE format('CREATE TRIGGER %I AFTER UPDATE ON %I REFERENCING NEW TABLE AS written_rows
+                    FOR EACH STATEMENT EXECUTE FUNCTION search_words_add(%L)',
+                   searched.table_name || '_search_words_update', searched.table_name, searched.text_expression);
+    EXECUTE format('INSERT INTO search_words (word) SELECT DISTINCT search_words_of(%s) FROM %I ON CONFLICT DO NOTHING',
+                   searched.text_expression, searched.table_name);
+  END LOOP;
+END $$;
