@@ -192,6 +192,22 @@ describe('the polite HTTP client: outcomes', () => {
     expect(await files()).toEqual([]);
   });
 
+  it("fetches from a fixture server serving a folder under the sources' own paths", async () => {
+    const mirror = await startFixtureServer({}, { root: REAL });
+    try {
+      const { client } = await testClient();
+      const outcome = await client.fetchFile({ url: mirror.url('/fred/UNRATE.csv'), expect: 'csv' });
+      expect(outcome).toMatchObject({ status: 'fetched', sha256: sha256(await readFile(`${REAL}/fred/UNRATE.csv`)) });
+      if (outcome.status !== 'fetched') throw new Error('not fetched');
+      expect(
+        await client.fetchFile({ url: mirror.url('/fred/UNRATE.csv'), expect: 'csv', previous: outcome.validators }),
+      ).toMatchObject({ status: 'unchanged' });
+      expect((await failureOf(client, { url: mirror.url('/fred/NOSUCH.csv'), expect: 'csv' })).httpStatus).toBe(404);
+    } finally {
+      await mirror.close();
+    }
+  });
+
   it('sent the configured User-Agent on every request of this file', () => {
     expect(server.requests.length).toBeGreaterThan(20);
     expect(new Set(server.requests.map((request) => request.headers['user-agent']))).toEqual(new Set([USER_AGENT]));
