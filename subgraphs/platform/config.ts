@@ -112,6 +112,22 @@ const environmentSchema = z.object({
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   // `open`: anyone may create an account at /account (docs/account.md); closed, accounts come from the admin command.
   SIGNUP: z.enum(['open', 'closed']).default('closed'),
+  // Live ingestion (docs/data-sources.md "Live ingestion"): `on` runs each source on its schedule in every gateway
+  // (each run happens once across them); off, `npm run ingest -- run <source>` runs one by hand.
+  INGEST_SCHEDULE: z.enum(['on', 'off']).default('off'),
+  // The sources the schedule runs, comma-separated (default every one; the daily briefing runs with any).
+  INGEST_SOURCES: z.string().optional(),
+  // How often each gateway looks for a due source, in milliseconds.
+  INGEST_POLL_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
+  // Sent on every request; SEC's fair-access rule asks for the operator's contact in it.
+  INGEST_USER_AGENT: z.string().min(3).default('data-graph (no contact configured: set INGEST_USER_AGENT)'),
+  // Per request, whole body included; a larger body is refused as it streams.
+  INGEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(60_000),
+  INGEST_MAX_BYTES: z.coerce.number().int().min(1_024).max(2_000_000_000).default(200_000_000),
+  // Requests a second to one host (SEC allows at most 10).
+  INGEST_RATE: z.coerce.number().min(0.1).max(10).default(10),
+  // Form 4 documents an EDGAR index run fetches at most (the rest wait for the next run).
+  INGEST_FORM4_PER_RUN: z.coerce.number().int().min(0).max(10_000).default(200),
 });
 
 function isOrigin(value: string): boolean {

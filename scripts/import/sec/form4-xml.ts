@@ -57,7 +57,7 @@ const parser = new XMLParser({
 });
 
 export function parseForm4(xml: string): Form4Document {
-  const document = (parser.parse(xml) as Node).ownershipDocument as Node | undefined;
+  const document = (parser.parse(ownershipDocumentXml(xml)) as Node).ownershipDocument as Node | undefined;
   if (!document) return reject('not_form4', 'no <ownershipDocument> element');
   const issuer = (document.issuer ?? {}) as Node;
   const owner = ((document.reportingOwner as Node[] | undefined) ?? [])[0] ?? {};
@@ -172,4 +172,16 @@ function footnoteIds(node: unknown): string[] {
       .filter(([key]) => key !== 'footnoteId')
       .flatMap(([, child]) => footnoteIds(child)),
   ];
+}
+
+/**
+ * The `ownershipDocument` of a file: the XML document itself, or the one inside a full EDGAR submission
+ * (`<accession>.txt`, the document EDGAR's daily index names: SGML headers, then the XML between `<XML>` and
+ * `</XML>`), which is what live ingestion fetches (scripts/ingest/).
+ */
+function ownershipDocumentXml(text: string): string {
+  const start = text.indexOf('<ownershipDocument');
+  const end = text.indexOf('</ownershipDocument>');
+  if (start < 0 || end < 0 || !/^\s*<SEC-DOCUMENT>|^\s*-----BEGIN PRIVACY/.test(text)) return text;
+  return text.slice(start, end + '</ownershipDocument>'.length);
 }

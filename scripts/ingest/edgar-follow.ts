@@ -1,0 +1,142 @@
+import type { Database } from '../../subgraphs/platform/database.ts';
+import type { ImportCounts } from '../import/importer.ts';
+import { FetchFailure } from './http/polite-client.ts';
+import type { PoliteClient } from './http/polite-client.ts';
+import { importNamed } from './import-named.ts';
+import { form4File, submissionFiles } from './source-files.ts';
+import type { FetchedFile } from './source-runs.ts';
+
+/** Form 4 documents imported per importer call: each call refreshes the rollups and statistics once. */
+const FORM4_BATCH = 50;
+
+export interface FollowResult {
+  fetched: FetchedFile[];
+  counts: { form4: ImportCounts | null; 'sec-submissions': ImportCounts | null; documents_failed: number };
+  /** One line per document that could not be fetched; it stays listed and is tried again next run. */
+  errors: string[];
+}
+
+/**
+ * After an EDGAR daily index import: the documents it listed. Each Form 4 still to fetch (newest first, at most
+ * `perRun`) is fetched and imported by the form4 importer (insider trades and signals); for each 8-K of a
+ * company with a ticker, the company's submissions document is fetched and imported (the 8-K's items and
+ * signal come from there), and the 8-K is then recorded as fetched. A document that fails is logged and tried
+ * again on the next run; it does not fail the run (the index itself was imported).
+ */
+export async function followEdgarIndex(
+  db: Database,
+  options: {
+    client: PoliteClient;
+    environment: NodeJS.ProcessEnv;
+    now: Date;
+    perRun: number;
+    workDir: string;
+    progress: (message: string) => void;
+  },
+): Promise<FollowResult> {
+  const result: FollowResult = {
+    fetched: [],
+    counts: { form4: null, 'sec-submissions': null, documents_failed: 0 },
+    errors: [],
+  };
+  const form4s = await db.sql.query<{ url: string }>(
+    `SELECT url FROM filings WHERE form_type IN ('4', '4/A') AND fetched_at IS NULL
+      ORDER BY filed_at DESC, accession_number LIMIT $1`,
+    [options.perRun],
+  );
+  const documents = await fetchAll(
+    options,
+    form4s.map((row) => form4File(options.environment, archivePath(row.url))),
+    result,
+  );
+  for (let start = 0; start < documents.length; start += FORM4_BATCH) {
+    const counts = await importNamed(
+      db,
+      'form4',
+      documents.slice(start, start + FORM4_BATCH),
+      `${options.workDir}-form4-${start}`,
+      options.now,
+      options.progress,
+    );
+    result.counts.form4 = add(result.counts.form4, counts);
+  }
+
+  const eightKs = await db.sql.query<{ cik: string }>(
+    `SELECT DISTINCT f.cik FROM filings f
+      WHERE f.form_type IN ('8-K', '8-K/A') AND f.fetched_at IS NULL
+        AND EXISTS (SELECT 1 FROM company_profiles p WHERE p.cik = f.cik)
+      ORDER BY f.cik LIMIT $1`,
+    [options.perRun],
+  );
+  const submissions = await fetchAll(
+    options,
+    submissionFiles(
+      options.environment,
+      eightKs.map((row) => row.cik),
+    ),
+    result,
+  );
+  if (submissions.length) {
+    result.counts['sec-submissions'] = await importNamed(
+      db,
+      'sec-submissions',
+      submissions,
+      `${options.workDir}-submissions`,
+      options.now,
+      options.progress,
+    );
+    await db.sql.query(
+      `UPDATE filings SET fetched_at = now()
+        WHERE form_type IN ('8-K', '8-K/A') AND fetched_at IS NULL AND cik = ANY($1::text[])`,
+      [submissions.map((file) => file.cik)],
+    );
+  }
+  options.progress(
+    `edgar-index: ${documents.length} Form 4 and ${submissions.length} submissions documents imported, ${result.counts.documents_failed} failed`,
+  );
+  return result;
+}
+
+/** Fetches each file in turn (the client paces the host); failures are counted, not thrown. */
+async function fetchAll(
+  options: { client: PoliteClient },
+  files: ReturnType<typeof form4File>[],
+  result: FollowResult,
+): Promise<{ file: { name: string }; path: string; cik: string }[]> {
+  const fetched = [];
+  for (const file of files) {
+    try {
+      const outcome = await options.client.fetchFile({ url: file.url, expect: file.expect });
+      if (outcome.status !== 'fetched') continue;
+      result.fetched.push({
+        url: file.url,
+        name: file.name,
+        httpStatus: 200,
+        bytes: outcome.bytes,
+        sha256: outcome.sha256,
+      });
+      fetched.push({ file, path: outcome.path, cik: /CIK0*(\d+)\.json$/.exec(file.name)?.[1] ?? '' });
+    } catch (error) {
+      if (!(error instanceof FetchFailure)) throw error;
+      result.counts.documents_failed += 1;
+      result.errors.push(`${file.url}: ${error.message}`);
+    }
+  }
+  return fetched;
+}
+
+/** `https://www.sec.gov/Archives/edgar/data/…/x.txt` → `edgar/data/…/x.txt` (the index's own file name). */
+function archivePath(url: string): string {
+  return url.replace(/^https:\/\/www\.sec\.gov\/Archives\//, '');
+}
+
+function add(total: ImportCounts | null, counts: ImportCounts): ImportCounts {
+  if (!total) return counts;
+  return {
+    read: total.read + counts.read,
+    inserted: total.inserted + counts.inserted,
+    updated: total.updated + counts.updated,
+    skipped: total.skipped + counts.skipped,
+    rejected: total.rejected + counts.rejected,
+  };
+}
