@@ -49,9 +49,9 @@ export const ANONYMOUS_PLAN: Plan = 'analyst';
 
 /**
  * What a caller without a credential may ask over GraphQL: what the public REST routes show (`GET /api/search`
- * is `ticker`, `GET /api/stats/public` is `publicStats`), once each as there, and the schema by introspection.
+ * is `ticker`, `GET /api/stats/public` is `publicStats`, `GET /api/stats/sources` is `sources`), once each as there, and the schema by introspection.
  */
-export const PUBLIC_ROOT_FIELDS: ReadonlySet<string> = new Set(['Query.ticker', 'Query.publicStats']);
+export const PUBLIC_ROOT_FIELDS: ReadonlySet<string> = new Set(['Query.ticker', 'Query.publicStats', 'Query.sources']);
 const ROOT_TYPES = new Set(['Query', 'Mutation', 'Subscription']);
 
 /**

@@ -302,4 +302,14 @@ export const marketsRoutes: RestRoute[] = [
     }`,
     respond: (data) => data.publicStats,
   },
+  {
+    method: 'GET',
+    path: '/api/stats/sources',
+    public: true,
+    operation: `query Sources {
+      sources { source cadence last_attempt: lastAttempt last_status: lastStatus last_error: lastError
+        last_success: lastSuccess newest_record: newestRecord records next_run: nextRun stale }
+    }`,
+    respond: (data) => ({ sources: data.sources }),
+  },
 ];

@@ -109,6 +109,8 @@ export const MARKETS_PLAN_RULES: readonly PlanRule[] = [
       'MacroIndicator.*',
       'Query.publicStats',
       'PublicStats.*',
+      'Query.sources',
+      'DataSource.*',
       // Reached only through a convergence lead, which carries the plan.
       'ConvergenceScoreBreakdown.*',
       'ConvergenceWindow.*',

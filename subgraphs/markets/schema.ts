@@ -12,6 +12,7 @@ import './types/watchlist.ts';
 import './types/macro.ts';
 import './types/briefing.ts';
 import './types/public-stats.ts';
+import './types/sources.ts';
 import './types/trade-summary.ts';
 import './types/company-links.ts';
 import './webhooks/schema.ts';

@@ -1,4 +1,5 @@
 import { builder } from '../builder.ts';
+import { LAST_INGESTED_SQL } from '../sources/source-status.ts';
 
 interface PublicStatsSource {
   congressional_trades: number;
@@ -23,7 +24,9 @@ const PublicStats = builder.objectRef<PublicStatsSource>('PublicStats').implemen
     lastUpdated: t.field({
       type: 'DateTime',
       nullable: true,
-      description: 'The newest signal or disclosure; null for an empty database.',
+      description:
+        'When the data was last refreshed: the newest successful ingestion run (`sources`), else (data loaded by ' +
+        'hand or generated) the newest signal or disclosure; null for an empty database.',
       resolve: (stats) => stats.last_updated,
     }),
   }),
@@ -63,8 +66,9 @@ builder.queryFields((t) => ({
               SELECT 1 FROM congressional_trades c WHERE c.bioguide_id = m.bioguide_id)) AS members_tracked,
            (SELECT count(*)::int FROM (SELECT ticker FROM signal_tickers UNION SELECT ticker FROM trade_tickers) AS t
              WHERE ticker IS NOT NULL) AS tickers_tracked,
-           to_char(GREATEST((SELECT max(created_at) FROM signals),
-                            (SELECT max(day)::timestamp FROM market_disclosure_days WHERE day < 'infinity')),
+           to_char(coalesce(${LAST_INGESTED_SQL},
+                            GREATEST((SELECT max(created_at) FROM signals),
+                                     (SELECT max(day)::timestamp FROM market_disclosure_days WHERE day < 'infinity'))),
                    'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS last_updated`,
       );
       return { ...row!, last_updated: row!.last_updated ? new Date(row!.last_updated) : null };
