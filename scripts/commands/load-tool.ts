@@ -6,5 +6,6 @@ import type { CommandTool, ToolName } from './tool.ts';
  */
 export async function loadTool(name: ToolName): Promise<CommandTool> {
   if (name === 'admin') return (await import('./admin-tool.ts')).adminTool;
+  if (name === 'ingest') return (await import('../ingest/tool.ts')).ingestTool;
   return (await import('../import/tool.ts')).importTool;
 }

@@ -17,9 +17,9 @@ export interface PreparedCommand {
   run(db: Database, output: CommandOutput): Promise<number>;
 }
 
-/** `admin` and `import`: the same code runs in the command's process or, handed over, in the server's. */
+/** `admin`, `import` and `ingest`: the same code runs in the command's process or, handed over, in the server's. */
 export interface CommandTool {
-  name: 'admin' | 'import';
+  name: ToolName;
   /** Checks the arguments; an exit code means there is nothing to run (help). Throws on bad arguments. */
   prepare(argv: string[], output: CommandOutput): PreparedCommand | number;
   /** Prints an error as the command always has and returns its exit code. */
@@ -37,5 +37,5 @@ export function isUsageError(error: unknown): boolean {
   );
 }
 
-export const TOOL_NAMES = ['admin', 'import'] as const;
+export const TOOL_NAMES = ['admin', 'import', 'ingest'] as const;
 export type ToolName = (typeof TOOL_NAMES)[number];

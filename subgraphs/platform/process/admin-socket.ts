@@ -102,7 +102,7 @@ async function serve(socket: Socket, line: string, databases: Record<Mode, Datab
   const request = parseRequest(line);
   if (!request) {
     send({ accepted: true });
-    send({ err: 'admin socket: the request is not {"tool": "admin"|"import", "argv": [strings]}\n' });
+    send({ err: 'admin socket: the request is not {"tool": "admin"|"import"|"ingest", "argv": [strings]}\n' });
     send({ exit: 2 });
     socket.end();
     return;

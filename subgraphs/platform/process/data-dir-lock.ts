@@ -8,7 +8,7 @@ import { join } from 'node:path';
  * is, and the admin socket a server answers on. A lock whose process is gone (crash, kill -9, reboot) is
  * stale and taken over.
  */
-export type LockRole = 'server' | 'subgraph' | 'admin' | 'import';
+export type LockRole = 'server' | 'subgraph' | 'admin' | 'import' | 'ingest';
 
 export interface LockHolder {
   pid: number;
