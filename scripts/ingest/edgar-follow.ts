@@ -18,9 +18,10 @@ export interface FollowResult {
 
 /**
  * After an EDGAR daily index import: the documents it listed. Each Form 4 still to fetch (newest first, at most
- * `perRun`) is fetched and imported by the form4 importer (insider trades and signals); for each 8-K of a
- * company with a ticker, the company's submissions document is fetched and imported (the 8-K's items and
- * signal come from there), and the 8-K is then recorded as fetched. A document that fails is logged and tried
+ * `perRun`) is fetched and imported by the form4 importer (insider trades and signals); for each listed 8-K of
+ * a company with a profile, the company's submissions document is fetched and imported (the 8-K's items and
+ * signal come from there), and the 8-K is then recorded as fetched. An 8-K that has its items came from a
+ * submissions document already (the daily sec-submissions run), so it is not asked for again. A document that fails is logged and tried
  * again on the next run; it does not fail the run (the index itself was imported).
  */
 export async function followEdgarIndex(
@@ -63,7 +64,7 @@ export async function followEdgarIndex(
 
   const eightKs = await db.sql.query<{ cik: string }>(
     `SELECT DISTINCT f.cik FROM filings f
-      WHERE f.form_type IN ('8-K', '8-K/A') AND f.fetched_at IS NULL
+      WHERE f.form_type IN ('8-K', '8-K/A') AND f.fetched_at IS NULL AND cardinality(f.items) = 0
         AND EXISTS (SELECT 1 FROM company_profiles p WHERE p.cik = f.cik)
       ORDER BY f.cik LIMIT $1`,
     [options.perRun],
@@ -115,7 +116,7 @@ async function fetchAll(
         bytes: outcome.bytes,
         sha256: outcome.sha256,
       });
-      fetched.push({ file, path: outcome.path, cik: /CIK0*(\d+)\.json$/.exec(file.name)?.[1] ?? '' });
+      fetched.push({ file, path: outcome.path, cik: /CIK(\d{10})\.json$/.exec(file.name)?.[1] ?? '' });
     } catch (error) {
       if (!(error instanceof FetchFailure)) throw error;
       result.counts.documents_failed += 1;
