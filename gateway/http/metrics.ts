@@ -6,6 +6,7 @@ import { errorBody } from '../../subgraphs/platform/error-body.ts';
 import { UnauthorizedError } from '../../subgraphs/platform/errors.ts';
 import { logger } from '../../subgraphs/platform/logger.ts';
 import type { UsageMeter } from '../limits/usage-meter.ts';
+import { registerIngestMetrics } from './ingest-metrics.ts';
 
 export interface MetricsOptions {
   /** The bearer token scrapers send; without one there is no /metrics route (404). */
@@ -24,8 +25,8 @@ function sameToken(header: string | undefined, token: string): boolean {
 
 /**
  * Prometheus metrics at `GET /metrics`, behind their own bearer token (not an API credential): requests and
- * latency by route pattern and status, 429 refusals, database pools, the report queue and the usage meter's
- * unwritten counts. Gauges are read when scraped. The route is public to the API guard, so scrapes are not
+ * latency by route pattern and status, 429 refusals, database pools, the report queue, the usage meter's
+ * unwritten counts and live ingestion's runs and staleness. Gauges are read when scraped. The route is public to the API guard, so scrapes are not
  * rate-limited or metered.
  */
 export function registerMetrics(app: FastifyInstance, options: MetricsOptions): void {
@@ -106,6 +107,8 @@ export function registerMetrics(app: FastifyInstance, options: MetricsOptions): 
       this.set(oldestSince === undefined ? 0 : (Date.now() - oldestSince) / 1000);
     },
   });
+
+  registerIngestMetrics(registry, databases.live);
 
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? UNMATCHED;

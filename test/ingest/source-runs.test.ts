@@ -21,6 +21,7 @@ describe('a source run against a fixture mirror', () => {
   let service: TestService;
   let mirror: FixtureServer;
   let work: string;
+  const METRICS_TOKEN = 'metrics-token-for-ingest-tests-0123';
   const sql = <Row>(text: string, params: unknown[] = []) => service.databases.live.sql.query<Row>(text, params);
   const series = ['CPIAUCSL', 'UNRATE', 'FEDFUNDS', 'DGS2', 'DGS10'];
   const environment = () => ({ INGEST_FRED_URL: mirror.url('/fred/{series}.csv') });
@@ -52,7 +53,7 @@ describe('a source run against a fixture mirror', () => {
   beforeAll(async () => {
     work = await mkdtemp(join(tmpdir(), 'ingest-runs-'));
     mirror = await startFixtureServer({}, { root: DATA });
-    service = await startTestService();
+    service = await startTestService({ server: { metricsToken: METRICS_TOKEN } });
     // The first answer for UNRATE is a 429: the first run has to wait it out.
     mirror.routes['/fred/UNRATE.csv'] = {
       file: `${DATA}fred/UNRATE.csv`,
@@ -172,6 +173,22 @@ describe('a source run against a fixture mirror', () => {
       stale: true,
       lastStatus: 'failed',
     });
+  });
+
+  it('counts runs by status and flags stale sources on /metrics', async () => {
+    const response = await service.request('GET', '/metrics', {
+      headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+    });
+    expect(response.status).toBe(200);
+    const runs = await sql<{ status: string; runs: number }>(
+      `SELECT status, count(*)::int AS runs FROM source_runs WHERE source = 'fred' GROUP BY 1`,
+    );
+    expect(runs.find((row) => row.status === 'failed')?.runs).toBe(4);
+    for (const { status, runs: count } of runs) {
+      expect(response.text).toContain(`ingest_runs{source="fred",status="${status}"} ${count}`);
+    }
+    expect(response.text).toContain('ingest_source_stale{source="fred"} 1');
+    expect(response.text).toMatch(/ingest_source_last_success_seconds\{source="fred"\} \d+/);
   });
 
   it('dates /api/stats/public from the newest successful run', async () => {
