@@ -2,7 +2,7 @@ import type { SqlClient } from '../../../subgraphs/platform/database.ts';
 import { BatchWriter } from '../batch-writer.ts';
 import { emptyCounts } from '../importer.ts';
 import type { ImportCounts } from '../importer.ts';
-import { DERIVED_SIGNALS_TABLE } from './macro-signals.ts';
+import { DERIVED_SIGNALS_TABLE } from './derived-signals.ts';
 import { expectedReport } from './report-cadence.ts';
 import type { ExpectedReport, ReportFiling } from './report-cadence.ts';
 

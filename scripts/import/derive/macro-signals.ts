@@ -2,7 +2,7 @@ import type { SqlClient } from '../../../subgraphs/platform/database.ts';
 import { BatchWriter } from '../batch-writer.ts';
 import { emptyCounts } from '../importer.ts';
 import type { ImportCounts } from '../importer.ts';
-import { SIGNALS_TABLE } from '../sec/tables.ts';
+import { DERIVED_SIGNALS_TABLE } from './derived-signals.ts';
 import { curveCrossings } from './curve-inversions.ts';
 import type { CurveDay } from './curve-inversions.ts';
 import { PRINT_SERIES, addMonths, assessPrint, releaseEstimate } from './macro-prints.ts';
@@ -15,12 +15,6 @@ import type { MacroAssessment, Observation } from './macro-prints.ts';
  * fred or treasury-yields import and written by their source key, so a second import of the same files writes
  * nothing.
  */
-
-/**
- * A derived signal's `created_at` is written once: it is the estimated release, or the import's clock when that is
- * earlier (a print seen before its usual day), and a later import must not move it.
- */
-export const DERIVED_SIGNALS_TABLE = { ...SIGNALS_TABLE, keep: ['created_at'] };
 
 const FRED_SERIES_URL = 'https://fred.stlouisfed.org/series/';
 const TREASURY_CURVE_URL =

@@ -12,7 +12,7 @@ import { FILINGS_TABLE, SIGNALS_TABLE } from '../sec/tables.ts';
 import { convertOrReject } from '../rejects.ts';
 import { PROFILE_TABLE } from './sec-tickers.ts';
 import { deriveEarningsPreviews } from '../derive/earnings-previews.ts';
-import { describeSignalCounts } from '../derive/signal-counts.ts';
+import { describeSignalCounts } from '../derive/derived-signals.ts';
 
 /**
  * An EDGAR submissions JSON (data.sec.gov/submissions/CIK##########.json). Its `filings.recent` holds at most

@@ -6,7 +6,7 @@ import { checkPlausibleDate, parseDate } from '../normalise/dates.ts';
 import { csvRows } from '../read/csv.ts';
 import { convertOrReject } from '../rejects.ts';
 import { deriveMacroSignals } from '../derive/macro-signals.ts';
-import { describeSignalCounts } from '../derive/signal-counts.ts';
+import { describeSignalCounts } from '../derive/derived-signals.ts';
 
 const POINTS_TABLE: UpsertTable = {
   table: 'yield_curve_points',
