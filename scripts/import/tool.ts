@@ -8,11 +8,14 @@ import { DEFAULT_RECORD_SOURCE } from './records/load-records.ts';
 import { runImport, runRecordsLoad } from './run.ts';
 import { IMPORTERS } from './sources/index.ts';
 import { RECORD_TYPE_NAMES } from '../../subgraphs/verticals/record-type/catalog.ts';
+import { publishDailyBriefing } from '../../subgraphs/markets/daily-briefing.ts';
+import { isoDate } from '../../subgraphs/platform/dates.ts';
 
 /**
  * npm run --silent import -- <source> <file...> [--database live|sandbox] [--accession <number>] [--ticker <symbol>]
  * npm run --silent import -- rejects <source> [--database live|sandbox]
  * npm run --silent import -- records <type> <file...> [--columns …] [--format csv|jsonl] [--source <name>] …
+ * npm run --silent import -- briefing [--day YYYY-MM-DD] [--database live|sandbox]
  *
  * Progress goes to stderr; stdout gets one JSON line (the counts, or the rejects as JSON lines). cli.ts runs
  * it; with PGlite and a running server, the server runs it (scripts/commands/run.ts).
@@ -21,6 +24,7 @@ export const IMPORT_USAGE = `usage: import <source> <file...> [--database live|s
        import rejects <source> [--database live|sandbox]
        import records <type> <file...> [--database live|sandbox] [--columns field=Heading[*factor],...]
               [--format csv|jsonl] [--source <name>] [--dry-run] [--delete-missing] [--rejects <file>]
+       import briefing [--day YYYY-MM-DD] [--database live|sandbox]   (default day: the newest of the data)
 record types: ${RECORD_TYPE_NAMES.join(', ')} (docs/data-sources.md "Records")
 sources:
 ${[...IMPORTERS.values()].map((importer) => `  ${importer.source.padEnd(16)} ${importer.describe}`).join('\n')}`;
@@ -44,6 +48,7 @@ function prepare(argv: string[], output: CommandOutput): PreparedCommand | numbe
       rejects: { type: 'string' },
       'dry-run': { type: 'boolean' },
       'delete-missing': { type: 'boolean' },
+      day: { type: 'string' },
     },
   });
   const [command, ...rest] = positionals;
@@ -56,6 +61,8 @@ function prepare(argv: string[], output: CommandOutput): PreparedCommand | numbe
   if (values.format !== undefined && values.format !== 'csv' && values.format !== 'jsonl')
     throw new UsageError(`--format must be csv or jsonl, not "${values.format}"`);
   if (command === 'records') return prepareRecords(rest, mode, values);
+  if (command === 'briefing') return prepareBriefing(rest, mode, values.day);
+  if (values.day !== undefined) throw new UsageError('--day is an option of `import briefing` only');
   const recordsOnly = RECORDS_OPTIONS.filter((option) => values[option] !== undefined);
   if (recordsOnly.length) throw new UsageError(`--${recordsOnly[0]} is an option of \`import records\` only`);
   if (command !== 'rejects' && !IMPORTERS.has(command)) {
@@ -88,6 +95,21 @@ function prepare(argv: string[], output: CommandOutput): PreparedCommand | numbe
       });
       out.err(`${command}: done in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
       out.out(`${JSON.stringify(result)}\n`);
+      return 0;
+    },
+  };
+}
+
+/** `briefing [--day YYYY-MM-DD]`: publishes a day's briefing from its rows (subgraphs/markets/daily-briefing.ts). */
+function prepareBriefing(operands: string[], mode: 'live' | 'sandbox', day: string | undefined): PreparedCommand {
+  if (operands.length) throw new UsageError(`briefing takes no files, only --day YYYY-MM-DD`);
+  if (day !== undefined && !isoDate.safeParse(day).success)
+    throw new UsageError(`--day must be YYYY-MM-DD, not "${day}"`);
+  return {
+    mode,
+    argv: ['briefing', ...(day === undefined ? [] : ['--day', day]), '--database', mode],
+    async run(db, out) {
+      out.out(`${JSON.stringify(await publishDailyBriefing(db, { day }))}\n`);
       return 0;
     },
   };

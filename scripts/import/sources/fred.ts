@@ -5,6 +5,8 @@ import type { Importer } from '../importer.ts';
 import { checkPlausibleDate, parseDate } from '../normalise/dates.ts';
 import { csvRows } from '../read/csv.ts';
 import { convertOrReject } from '../rejects.ts';
+import { deriveMacroSignals } from '../derive/macro-signals.ts';
+import { describeSignalCounts } from '../derive/derived-signals.ts';
 
 const INDICATORS_TABLE: UpsertTable = {
   table: 'macro_indicators',
@@ -50,6 +52,9 @@ export const fredImporter: Importer = {
     }
     await writer.flush();
     context.progress(`fred: ${counts.read} observations read`);
+    // New prints are signals: derived from the stored series, so any import order gives the same signals.
+    const signals = await deriveMacroSignals(context.db.sql, context.now);
+    context.progress(`fred: macro signals ${describeSignalCounts(signals)}`);
     return counts;
   },
 };

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { SqlClient } from '../../../subgraphs/platform/database.ts';
 import { BatchWriter } from '../batch-writer.ts';
 import { emptyCounts, reject } from '../importer.ts';
-import type { ImportCounts, Importer } from '../importer.ts';
+import type { Importer } from '../importer.ts';
 import { filingFolderUrl, normaliseCik } from '../normalise/cik.ts';
 import { checkPlausibleDate, parseDate } from '../normalise/dates.ts';
 import { normaliseTicker } from '../normalise/tickers.ts';
@@ -11,6 +11,8 @@ import { assessEightK, parseItems } from '../sec/eight-k-items.ts';
 import { FILINGS_TABLE, SIGNALS_TABLE } from '../sec/tables.ts';
 import { convertOrReject } from '../rejects.ts';
 import { PROFILE_TABLE } from './sec-tickers.ts';
+import { deriveEarningsPreviews } from '../derive/earnings-previews.ts';
+import { describeSignalCounts } from '../derive/derived-signals.ts';
 
 /**
  * An EDGAR submissions JSON (data.sec.gov/submissions/CIK##########.json). Its `filings.recent` holds at most
@@ -120,14 +122,13 @@ export const secSubmissionsImporter: Importer = {
     }
     await filings.flush();
     await signals.flush();
-    context.progress(`sec-submissions: sec_filing signals ${describe(signalCounts)}`);
+    context.progress(`sec-submissions: sec_filing signals ${describeSignalCounts(signalCounts)}`);
+    // The next results filing of every company with an Item 2.02 history, this file's and those stored before.
+    const previews = await deriveEarningsPreviews(context.db.sql, context.now);
+    context.progress(`sec-submissions: earnings_preview signals ${describeSignalCounts(previews)}`);
     return counts;
   },
 };
-
-function describe(counts: ImportCounts): string {
-  return `${counts.inserted} inserted, ${counts.updated} updated, ${counts.skipped} unchanged`;
-}
 
 /**
  * The company's tickers get its CIK, name and SIC description (as industry) on their profiles. The SIC

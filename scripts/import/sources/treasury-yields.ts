@@ -5,6 +5,8 @@ import type { Importer } from '../importer.ts';
 import { checkPlausibleDate, parseDate } from '../normalise/dates.ts';
 import { csvRows } from '../read/csv.ts';
 import { convertOrReject } from '../rejects.ts';
+import { deriveMacroSignals } from '../derive/macro-signals.ts';
+import { describeSignalCounts } from '../derive/derived-signals.ts';
 
 const POINTS_TABLE: UpsertTable = {
   table: 'yield_curve_points',
@@ -59,6 +61,9 @@ export const treasuryYieldsImporter: Importer = {
     }
     await writer.flush();
     context.progress(`treasury-yields: ${counts.read} days read`);
+    // Curve inversions are signals: derived from the stored curve, so any import order gives the same signals.
+    const signals = await deriveMacroSignals(context.db.sql, context.now);
+    context.progress(`treasury-yields: macro signals ${describeSignalCounts(signals)}`);
     return counts;
   },
 };
