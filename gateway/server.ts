@@ -53,6 +53,8 @@ import { refuseForgeableRequest } from './access/csrf.ts';
 import { registerRequestId, requestIdOptions } from '../subgraphs/platform/http/request-id.ts';
 import { verticalsRoutes } from './rest/verticals-routes.ts';
 import { attachWebhookWorker } from '../subgraphs/platform/webhooks/worker.ts';
+import { attachIngestSchedule } from './ingest-schedule.ts';
+import type { IngestScheduleOptions } from './ingest-schedule.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -86,6 +88,8 @@ export interface ServerOptions extends GraphQLServerOptions {
   reportWorker?: VerticalsHttpOptions['reportWorker'];
   /** Webhook delivery: private destinations, poll interval and attempt timeout (WEBHOOK_* unless given). */
   webhooks?: { allowPrivate?: boolean; pollMs?: number; timeoutMs?: number };
+  /** Live ingestion's schedule (INGEST_SCHEDULE and INGEST_* unless given; gateway/ingest-schedule.ts). */
+  ingest?: IngestScheduleOptions;
   /** How often live usage counts are written to the control database (default 1,000 ms; see limits/usage-meter.ts). */
   usageFlushIntervalMs?: number;
   /** Login throttle and password-hashing bound (LOGIN_HASH_* and auth/login-throttle.ts defaults unless given). */
@@ -249,6 +253,9 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     pollMs: options.webhooks?.pollMs ?? env.WEBHOOK_POLL_MS,
     timeoutMs: options.webhooks?.timeoutMs ?? env.WEBHOOK_TIMEOUT_MS,
   });
+
+  // Every gateway runs the schedule when it is on: leases run each source once across them.
+  attachIngestSchedule(app, databases.live, options.ingest);
 
   app.addHook('onClose', async () => {
     await graphql.stop();
