@@ -4584,6 +4584,42 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example <!DOCTYPE html>
+                     *     <html lang="en">
+                     *     <head>
+                     *     <meta charset="utf-8">
+                     *     <meta name="viewport" content="width=device-width, initial-scale=1">
+                     *     <title>Market briefing 2026-11-25</title>
+                     *     <style>body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem}table{border-collapse:collapse;width:100%}th,td{border-bottom:1px solid #ddd;padding:.3rem;text-align:left;vertical-align:top}</style>
+                     *     </head>
+                     *     <body>
+                     *     <header><h1>Market briefing: 0 signals and 3 congressional trades</h1><p><time datetime="2026-11-25">2026-11-25</time></p></header>
+                     *     <main>
+                     *     <p>0 bullish and 0 bearish signals; 2 congressional purchases disclosed.</p>
+                     *     <section id="signals"><h2>Signals (0)</h2>
+                     *     <p>No signals on this day.</p>
+                     *     </section>
+                     *     <section id="congressional-trades"><h2>Congressional trades disclosed (3)</h2>
+                     *     <table><thead><tr><th>Member</th><th>Party</th><th>Chamber</th><th>Asset</th><th>Type</th><th>Amount</th><th>Trade date</th></tr></thead>
+                     *         <tbody><tr><td><a href="https://efdsearch.senate.gov/search/view/ptr/69bee867-15c3-49f3-9f1c-99e757d5168b/">Joaquín Núñez</a></td><td>R</td>
+                     *           <td>senate</td><td>MSFT</td>
+                     *           <td>purchase</td><td>$15,001 - $50,000</td><td>2026-11-24</td></tr>
+                     *     <tr><td><a href="https://efdsearch.senate.gov/search/view/ptr/2e8d8482-58b8-4b10-9d0a-74fe3eb63e53/">Kenny Marvin</a></td><td>R</td>
+                     *           <td>senate</td><td>MCD</td>
+                     *           <td>purchase</td><td>$1,001 - $15,000</td><td>2026-11-24</td></tr>
+                     *     <tr><td><a href="https://efdsearch.senate.gov/search/view/ptr/4e75e67d-3f19-4e49-bcb5-4acf7a7f90ca/">Kendrick Hermann</a></td><td>R</td>
+                     *           <td>senate</td><td>ORCL</td>
+                     *           <td>sale</td><td>$1,001 - $15,000</td><td>2026-11-03</td></tr></tbody></table>
+                     *     </section>
+                     *     <section id="yield-curve"><h2>Treasury yield curve</h2>
+                     *     <p>As of 2026-11-24: 2-year 4.27%, 10-year 4.36%,
+                     *         30-year 4.35%; 2-10 spread 0.09 points.</p>
+                     *     </section>
+                     *     </main>
+                     *     </body>
+                     *     </html>
+                     */
                     "text/html": string;
                 };
             };
@@ -5681,8 +5717,56 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example id,company,industry,revenue,employees,state,decision_maker,title,email,ai_score
+                     *     b2b_1,NVIDIA Corporation,Semiconductors,$69.9B,273281,CA,Irma Lubowitz,Chief Executive Officer,irma.lubowitz@nvidia.com,77
+                     *     b2b_2,Apple Inc.,Computer Hardware,$70.4B,143179,CA,Demetris Walker,Chief Financial Officer,dwalker@apple.com,73
+                     */
                     "text/csv": string;
-                    "application/json": string;
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "atty_1",
+                     *         "name": "Travon Stamm",
+                     *         "firm_id": "firm_1",
+                     *         "firm_name": "Armstrong & Windler LLP",
+                     *         "practice_areas": [
+                     *           "Corporate Law",
+                     *           "Intellectual Property"
+                     *         ],
+                     *         "state": "MO",
+                     *         "city": "Columbia",
+                     *         "bar_number": "MO553912",
+                     *         "bar_status": "active",
+                     *         "bar_verified": true,
+                     *         "verified_at": "2026-02-20T11:59:50.273Z",
+                     *         "admitted_year": 2003,
+                     *         "email": "travon.stamm@armstrongwindlerlaw.com",
+                     *         "phone": "(573) 509-9108"
+                     *       },
+                     *       {
+                     *         "id": "atty_2",
+                     *         "name": "Melba Schaefer",
+                     *         "firm_id": "firm_1",
+                     *         "firm_name": "Armstrong & Windler LLP",
+                     *         "practice_areas": [
+                     *           "Corporate Law"
+                     *         ],
+                     *         "state": "MO",
+                     *         "city": "Columbia",
+                     *         "bar_number": "MO025060",
+                     *         "bar_status": "active",
+                     *         "bar_verified": true,
+                     *         "verified_at": "2026-07-03T13:37:50.332Z",
+                     *         "admitted_year": 1998,
+                     *         "email": "melba.schaefer@armstrongwindlerlaw.com",
+                     *         "phone": "(573) 529-9650"
+                     *       }
+                     *     ]
+                     */
+                    "application/json": {
+                        [key: string]: unknown;
+                    }[];
                 };
             };
             400: components["responses"]["Error400"];

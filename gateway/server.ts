@@ -41,7 +41,7 @@ import { marketsRoutes } from './rest/markets-routes.ts';
 import { webhookRoutes } from './rest/webhook-routes.ts';
 import { registerRestRoutes } from './rest/register.ts';
 import { registerOpenApiRoute } from './openapi/route.ts';
-import { forwardReportDownload, requireReportPlan } from './rest/report-download.ts';
+import { forwardReportDownload, serveReportDownload } from './rest/report-download.ts';
 import { registerCompression } from './http/compression.ts';
 import { registerCors } from './http/cors.ts';
 import { registerMetrics } from './http/metrics.ts';
@@ -242,7 +242,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
       dataDir,
       contextFor,
       reportWorker: options.reportWorker,
-      beforeDownload: requireReportPlan,
+      serveDownload: serveReportDownload(app),
     });
   }
 

@@ -12,6 +12,7 @@ export type { RecordType } from './verticals/record-type/define.ts';
 export { attachVerticalsHttp } from './verticals/http.ts';
 export type { VerticalsHttpOptions } from './verticals/http.ts';
 export { REPORT_CONTENT_TYPES, REPORT_DOWNLOAD_ROUTE } from './verticals/reports/download.ts';
+export type { ReportFileSender } from './verticals/reports/download.ts';
 
 /** Every subgraph by name: the gateway composes them and schema/<name>.graphql is printed from them. */
 export const SUBGRAPHS: Record<SubgraphName, GraphQLSchema> = {

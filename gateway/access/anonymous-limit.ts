@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Guard } from './guard.ts';
+import { LOGIN_ROUTE } from '../auth/login-route.ts';
 import { clientKey } from '../client-address.ts';
 import { takeWindowCall } from '../limits/limits.ts';
 import type { Limits } from '../limits/limits.ts';
@@ -13,7 +14,6 @@ export const ANONYMOUS_LIMITS = {
   login: { max: 30, windowMs: 60_000 },
 } as const;
 
-const LOGIN_ROUTE = '/api/auth/login';
 /** GET /graphql guards itself late (GraphiQL's page needs no key), so a credential there is left to it; POST is guarded here. */
 const selfGuarded = (request: FastifyRequest) => request.routeOptions.url === '/graphql' && request.method !== 'POST';
 
@@ -27,7 +27,7 @@ export function registerAnonymousLimits(app: FastifyInstance, deps: { limits: Li
     const url = request.routeOptions.url;
     const { config } = request.routeOptions;
     if (!config.public || config.operational || config.dashboard || !url) return;
-    const login = url === LOGIN_ROUTE;
+    const login = url === LOGIN_ROUTE.path;
     if (!login && request.headers.authorization !== undefined) {
       if (!selfGuarded(request)) await deps.guard(request, reply);
       return;

@@ -2,11 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { LoginBody } from './password-checks.ts';
 import type { PasswordChecks } from './password-checks.ts';
-import { parseRequestInput } from './request-input.ts';
 import type { SessionTokens } from './sessions.ts';
 import { PLANS } from '../../subgraphs/platform/plans.ts';
 import type { Plan } from '../../subgraphs/platform/plans.ts';
-import type { HandWrittenRoute } from '../openapi/hand-written-route.ts';
+import { defineRoute } from '../rest/define-route.ts';
 
 const LoginAnswer = z.strictObject({
   token: z.string(),
@@ -15,23 +14,22 @@ const LoginAnswer = z.strictObject({
   account: z.strictObject({ id: z.uuid(), email: z.email(), plan: z.enum(PLANS) }),
 });
 
-/** The login route as the OpenAPI document states it. */
-export const LOGIN_ROUTE: HandWrittenRoute = {
+/** POST /api/auth/login (docs/api.md "Authentication", docs/security.md "Credentials, grants and login"). */
+export const LOGIN_ROUTE = defineRoute({
   method: 'POST',
   path: '/api/auth/login',
+  tag: 'Account',
   operationId: 'Login',
   summary: 'A session token for an e-mail address and password; present it as a bearer credential.',
   public: true,
   body: LoginBody,
   response: LoginAnswer,
-};
+});
 
 export type { LoginOptions } from './password-checks.ts';
 
-/** POST /api/auth/login (docs/api.md "Authentication", docs/security.md "Credentials, grants and login"). */
 export function registerLoginRoute(app: FastifyInstance, deps: { sessions: SessionTokens; passwords: PasswordChecks }) {
-  app.post('/api/auth/login', { config: { public: true } }, async (request, reply) => {
-    const credentials = parseRequestInput(request, { body: LoginBody }).body;
+  LOGIN_ROUTE.register(app, async ({ body: credentials }, request, reply) => {
     const account = await deps.passwords.logIn(credentials, request, reply);
     const { token, expiresAt } = await deps.sessions.issue(account.id);
     return {

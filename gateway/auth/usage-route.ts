@@ -1,10 +1,9 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { assertGranted } from './grants.ts';
-import { parseRequestInput } from './request-input.ts';
 import { DAILY_USAGE_DAYS, dailyUsage } from '../limits/daily-usage.ts';
 import { UsageBody, usageBody } from '../limits/usage.ts';
-import type { HandWrittenRoute } from '../openapi/hand-written-route.ts';
+import { defineRoute } from '../rest/define-route.ts';
 import type { UsageMeter } from '../limits/usage-meter.ts';
 import type { Database } from '../../subgraphs/platform/database.ts';
 
@@ -24,45 +23,48 @@ const DailyUsageBody = z.strictObject({
   days: z.array(z.strictObject({ date: z.iso.date(), calls: z.int() })),
 });
 
-/** The usage routes as the OpenAPI document states them. */
-export const USAGE_ROUTES: HandWrittenRoute[] = [
-  {
+const readUsage = (request: FastifyRequest) => assertGranted(request.viewer!, 'read_usage');
+
+export const USAGE_ROUTES = {
+  /**
+   * The caller's usage in the current period, this call included. Live counts are written first, so the answer
+   * and usage_counters agree and include what other processes have written.
+   */
+  current: defineRoute({
     method: 'GET',
     path: '/api/v1/usage',
+    tag: 'Account',
     operationId: 'Usage',
     summary: "The caller's calls in the current period: the sandbox key's trial, or the account's live UTC day.",
+    access: readUsage,
     response: UsageBody,
-  },
-  {
+  }),
+  /**
+   * The account's calls per UTC day (the account dashboard's chart reads the same rows), of the credential's own
+   * mode: live for a session or live key, sandbox for a sandbox key.
+   */
+  daily: defineRoute({
     method: 'GET',
     path: '/api/v1/usage/daily',
+    tag: 'Account',
     operationId: 'DailyUsage',
     summary: "The account's calls per UTC day, oldest first, in the credential's mode.",
+    access: readUsage,
     query: DailyQuery,
     response: DailyUsageBody,
-  },
-];
+  }),
+};
 
-/**
- * GET /api/v1/usage: the caller's usage in the current period, this call included. Live counts are written
- * first, so the answer and usage_counters agree and include what other processes have written.
- * GET /api/v1/usage/daily: the account's calls per UTC day (the account dashboard's chart reads the same rows),
- * of the credential's own mode: live for a session or live key, sandbox for a sandbox key.
- */
 export function registerUsageRoute(app: FastifyInstance, meter: UsageMeter, control: Database) {
-  app.get('/api/v1/usage', async (request) => {
-    assertGranted(request.viewer!, 'read_usage');
-    parseRequestInput(request, {});
+  USAGE_ROUTES.current.register(app, async (_input, request) => {
     await meter.flush();
     return usageBody(await meter.read(request.viewer!), request.viewer!);
   });
 
-  app.get('/api/v1/usage/daily', async (request) => {
+  USAGE_ROUTES.daily.register(app, async ({ query }, request) => {
     const viewer = request.viewer!;
-    assertGranted(viewer, 'read_usage');
-    const { days } = parseRequestInput(request, { query: DailyQuery }).query;
     await meter.flush();
-    const usage = await dailyUsage(control, viewer.accountId, days);
+    const usage = await dailyUsage(control, viewer.accountId, query.days);
     return {
       mode: viewer.mode,
       from: usage[0]!.date,

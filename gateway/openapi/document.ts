@@ -10,14 +10,14 @@ import { rateLimitHeaders } from '../limits/rate-limit.ts';
 import { usageHeaders } from '../limits/usage.ts';
 import { marketsRoutes } from '../rest/markets-routes.ts';
 import { REPORT_DOWNLOAD } from '../rest/report-download.ts';
+import type { RouteDefinition } from '../rest/define-route.ts';
 import type { RestRoute } from '../rest/route.ts';
 import { verticalsRoutes } from '../rest/verticals-routes.ts';
 import { webhookRoutes } from '../rest/webhook-routes.ts';
 import { apiSchema } from '../supergraph.ts';
-import type { HandWrittenRoute } from './hand-written-route.ts';
 import type { JsonSchema } from './json-schema.ts';
 import { ruleSchema } from './argument-rules.ts';
-import { recordedExamples } from './examples.ts';
+import { exampleKey, recordedExamples } from './examples.ts';
 import { ComponentRegistry } from './selection-schema.ts';
 import { describeTableRoute } from './table-route.ts';
 import type { RouteDescription } from './table-route.ts';
@@ -31,11 +31,12 @@ const TABLES: [tag: string, routes: readonly RestRoute[]][] = [
   ['Webhooks', webhookRoutes],
 ];
 
-const HAND_WRITTEN: [tag: string, route: HandWrittenRoute][] = [
-  ['Account', LOGIN_ROUTE],
-  ...KEY_ROUTES.map((route): [string, HandWrittenRoute] => ['Account', route]),
-  ...USAGE_ROUTES.map((route): [string, HandWrittenRoute] => ['Account', route]),
-  ['Verticals', REPORT_DOWNLOAD],
+/** Every route coded by hand: each is registered by the same `defineRoute` definition (rest/define-route.ts). */
+const DEFINED: readonly RouteDefinition[] = [
+  LOGIN_ROUTE,
+  ...Object.values(KEY_ROUTES),
+  ...Object.values(USAGE_ROUTES),
+  REPORT_DOWNLOAD,
 ];
 
 const VERSION = (
@@ -218,28 +219,32 @@ function zodParameters(schema: z.ZodObject | undefined, where: 'path' | 'query')
   }));
 }
 
-function handWrittenDescription(route: HandWrittenRoute, example: unknown) {
+/** A media type's schema, with its recorded example when there is one. */
+function mediaType(schema: JsonSchema, example: unknown) {
+  return { schema, ...(example !== undefined ? { example } : {}) };
+}
+
+function definedRouteDescription(route: RouteDefinition, examples: Record<string, unknown>) {
+  const path = openApiPath(route.path);
+  const bodies = 'files' in route.response ? route.response.files : { 'application/json': route.response };
   return {
     operationId: route.operationId,
     summary: route.summary,
     parameters: [...zodParameters(route.params, 'path'), ...zodParameters(route.query, 'query')],
     body: route.body && ruleSchema(route.body),
     statuses: route.statuses ?? [200],
-    content:
-      'files' in route.response
-        ? Object.fromEntries(route.response.files.map((type) => [type, { schema: { type: 'string' } }]))
-        : {
-            'application/json': {
-              schema: ruleSchema(route.response),
-              ...(example !== undefined ? { example } : {}),
-            },
-          },
+    content: Object.fromEntries(
+      Object.entries(bodies).map(([type, schema]) => [
+        type,
+        mediaType(ruleSchema(schema), examples[exampleKey(route.method, path, type)]),
+      ]),
+    ),
   };
 }
 
 /**
  * The OpenAPI 3.1 document of every REST route, built from the route tables and the API schema the server runs
- * (and, for the few routes written by hand, the zod schemas they parse and answer with), so it cannot drift.
+ * (and, for the few routes coded by hand, the `defineRoute` definitions that register them), so it cannot drift.
  */
 export function openApiDocument(): OpenApiDocument {
   const registry = new ComponentRegistry();
@@ -258,21 +263,20 @@ export function openApiDocument(): OpenApiDocument {
   for (const [tag, routes] of TABLES) {
     for (const route of routes) {
       const { contentType, response, ...description } = describeTableRoute(route, schema, registry);
-      const example = examples[`${route.method} ${openApiPath(route.path)}`];
+      const example = examples[exampleKey(route.method, openApiPath(route.path), contentType)];
       add(
         route.path,
         route.method,
         operationObject(tag, route, {
           ...description,
           operationId: uniqueId(description.operationId, route.method),
-          content: { [contentType]: { schema: response, ...(example !== undefined ? { example } : {}) } },
+          content: { [contentType]: mediaType(response, example) },
         }),
       );
     }
   }
-  for (const [tag, route] of HAND_WRITTEN) {
-    const example = examples[`${route.method} ${openApiPath(route.path)}`];
-    add(route.path, route.method, operationObject(tag, route, handWrittenDescription(route, example)));
+  for (const route of DEFINED) {
+    add(route.path, route.method, operationObject(route.tag, route, definedRouteDescription(route, examples)));
   }
   const document = {
     openapi: '3.1.0',
@@ -286,7 +290,7 @@ export function openApiDocument(): OpenApiDocument {
     },
     servers: [{ url: '/' }],
     security: [{ bearer: [] }],
-    tags: [...new Set([...TABLES.map(([tag]) => tag), ...HAND_WRITTEN.map(([tag]) => tag)])].map((name) => ({ name })),
+    tags: [...new Set([...TABLES.map(([tag]) => tag), ...DEFINED.map((route) => route.tag)])].map((name) => ({ name })),
     paths,
     components: components(registry),
   };

@@ -1,7 +1,8 @@
-import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { RequestContext } from '../platform/context.ts';
 import type { Database, Mode } from '../platform/database.ts';
-import { registerReportDownload } from './reports/download.ts';
+import { registerReportDownload, reportFileSender } from './reports/download.ts';
+import type { ReportFileSender } from './reports/download.ts';
 import { attachReportWorker } from './reports/worker.ts';
 import type { ReportWorkerOptions } from './reports/worker.ts';
 
@@ -12,8 +13,11 @@ export interface VerticalsHttpOptions {
   contextFor: (request: FastifyRequest) => RequestContext;
   /** Report worker tuning (poll interval, stale-heartbeat timeout, batch size). */
   reportWorker?: Omit<ReportWorkerOptions, 'databases' | 'dataDir'>;
-  /** Runs before the download looks anything up: the host's access rule (the gateway's plan check). */
-  beforeDownload?: preHandlerAsyncHookHandler;
+  /**
+   * How the host serves the report file: the gateway through its own route, which checks the caller first
+   * (gateway/rest/report-download.ts); by default a plain route, for the service its gateway forwards to.
+   */
+  serveDownload?: (send: ReportFileSender) => void;
 }
 
 /**
@@ -22,6 +26,8 @@ export interface VerticalsHttpOptions {
  */
 export function attachVerticalsHttp(app: FastifyInstance, options: VerticalsHttpOptions): void {
   const { databases, dataDir } = options;
-  registerReportDownload(app, { contextFor: options.contextFor, dataDir, preHandler: options.beforeDownload });
+  const send = reportFileSender({ contextFor: options.contextFor, dataDir });
+  if (options.serveDownload) options.serveDownload(send);
+  else registerReportDownload(app, send);
   attachReportWorker(app, { ...options.reportWorker, databases, dataDir });
 }
