@@ -548,6 +548,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/stats/sources": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["Sources"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/webhooks": {
         parameters: {
             query?: never;
@@ -1283,9 +1299,37 @@ export interface components {
             tickers_tracked: number;
             /**
              * Format: date-time
-             * @description The newest signal or disclosure; null for an empty database.
+             * @description When the data was last refreshed: the newest successful ingestion run (`sources`), else (data loaded by hand or generated) the newest signal or disclosure; null for an empty database.
              */
             last_updated: string | null;
+        };
+        DataSource: {
+            /** @description The source name, as `npm run ingest -- run <source>` takes it. */
+            source: string;
+            /** @description How often the schedule runs it, in words. */
+            cadence: string;
+            /** Format: date-time */
+            last_attempt: string | null;
+            /** @description The last run: running, succeeded, unchanged (every file answered 304) or failed. */
+            last_status: string | null;
+            /** @description Why the last run failed (or which listed documents it could not fetch). */
+            last_error: string | null;
+            /**
+             * Format: date-time
+             * @description The end of the last run that succeeded or found nothing changed.
+             */
+            last_success: string | null;
+            /** @description The newest record date (YYYY-MM-DD) when the last run ended; null for sources without dates. */
+            newest_record: string | null;
+            /** @description The source's records when the last run ended. */
+            records: number | null;
+            /**
+             * Format: date-time
+             * @description When the schedule runs it next; null while the schedule has never run it (INGEST_SCHEDULE off).
+             */
+            next_run: string | null;
+            /** @description True when two scheduled runs have passed since the last success (twice its cadence), or it never succeeded. */
+            stale: boolean;
         };
         WebhookFilters: {
             tickers: string[];
@@ -4660,6 +4704,67 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["PublicStats"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    Sources: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["x-ratelimit-limit"];
+                    "x-ratelimit-remaining": components["headers"]["x-ratelimit-remaining"];
+                    "x-ratelimit-reset": components["headers"]["x-ratelimit-reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "sources": [
+                     *         {
+                     *           "source": "members",
+                     *           "cadence": "daily",
+                     *           "last_attempt": null,
+                     *           "last_status": null,
+                     *           "last_error": null,
+                     *           "last_success": null,
+                     *           "newest_record": null,
+                     *           "records": null,
+                     *           "next_run": null,
+                     *           "stale": true
+                     *         },
+                     *         {
+                     *           "source": "legislators-historical",
+                     *           "cadence": "daily",
+                     *           "last_attempt": null,
+                     *           "last_status": null,
+                     *           "last_error": null,
+                     *           "last_success": null,
+                     *           "newest_record": null,
+                     *           "records": null,
+                     *           "next_run": null,
+                     *           "stale": true
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Every public source the service ingests, with how current it is. Public, like publicStats. */
+                        sources: components["schemas"]["DataSource"][];
+                    };
                 };
             };
             400: components["responses"]["Error400"];
