@@ -40,14 +40,14 @@ export async function followEdgarIndex(
     counts: { form4: null, 'sec-submissions': null, documents_failed: 0 },
     errors: [],
   };
-  const form4s = await db.sql.query<{ url: string }>(
-    `SELECT url FROM filings WHERE form_type IN ('4', '4/A') AND fetched_at IS NULL
+  const form4s = await db.sql.query<{ url: string; accession_number: string }>(
+    `SELECT url, accession_number FROM filings WHERE form_type IN ('4', '4/A') AND fetched_at IS NULL
       ORDER BY filed_at DESC, accession_number LIMIT $1`,
     [options.perRun],
   );
   const documents = await fetchAll(
     options,
-    form4s.map((row) => form4File(options.environment, archivePath(row.url))),
+    form4s.map((row) => form4File(options.environment, archivePath(row.url), row.accession_number)),
     result,
   );
   for (let start = 0; start < documents.length; start += FORM4_BATCH) {
@@ -98,16 +98,28 @@ export async function followEdgarIndex(
   return result;
 }
 
-/** Fetches each file in turn (the client paces the host); failures are counted, not thrown. */
+/** Consecutive fetches that got no answer (or none in time) after which a host is taken to be down this run. */
+const UNREACHABLE_IN_A_ROW = 3;
+
+/**
+ * Fetches each file in turn (the client paces the host); failures are counted, not thrown. When the host stops
+ * answering, the rest wait for the next run rather than each spending its retries.
+ */
 async function fetchAll(
   options: { client: PoliteClient },
   files: ReturnType<typeof form4File>[],
   result: FollowResult,
 ): Promise<{ file: { name: string }; path: string; cik: string }[]> {
   const fetched = [];
-  for (const file of files) {
+  let unreachable = 0;
+  for (const [index, file] of files.entries()) {
+    if (unreachable >= UNREACHABLE_IN_A_ROW) {
+      result.errors.push(`${files.length - index} documents left for the next run: the host did not answer`);
+      break;
+    }
     try {
       const outcome = await options.client.fetchFile({ url: file.url, expect: file.expect });
+      unreachable = 0;
       if (outcome.status !== 'fetched') continue;
       result.fetched.push({
         url: file.url,
@@ -119,6 +131,7 @@ async function fetchAll(
       fetched.push({ file, path: outcome.path, cik: /CIK(\d{10})\.json$/.exec(file.name)?.[1] ?? '' });
     } catch (error) {
       if (!(error instanceof FetchFailure)) throw error;
+      unreachable = error.code === 'network' || error.code === 'timeout' ? unreachable + 1 : 0;
       result.counts.documents_failed += 1;
       result.errors.push(`${file.url}: ${error.message}`);
     }

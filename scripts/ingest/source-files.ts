@@ -1,4 +1,4 @@
-import { basename } from 'node:path';
+import { basename, extname } from 'node:path';
 import type { Database } from '../../subgraphs/platform/database.ts';
 import type { ExpectedFormat } from './http/polite-client.ts';
 import { expandUrl, sourceUrlTemplate, templateUses } from './source-urls.ts';
@@ -106,9 +106,18 @@ export function submissionFiles(environment: NodeJS.ProcessEnv, ciks: readonly s
   );
 }
 
-/** A Form 4 the EDGAR index listed: `path` is its file name there, `edgar/data/<cik>/<accession>.txt`. */
-export function form4File(environment: NodeJS.ProcessEnv, path: string): PlannedFile {
-  return { url: expandUrl(sourceUrlTemplate('form4', environment), { path }), name: basename(path), expect: 'text' };
+/**
+ * A Form 4 still to fetch: `path` is its place under EDGAR's Archives (the index's file name,
+ * `edgar/data/<cik>/<accession>.txt`, or a submissions document's primary document, whose XSL rendering folder
+ * `xslF345X05/` is dropped to get the XML itself); named by its accession, which the form4 importer reads.
+ */
+export function form4File(environment: NodeJS.ProcessEnv, path: string, accession: string): PlannedFile {
+  const raw = path.replace(/\/xsl[^/]+\//, '/');
+  return {
+    url: expandUrl(sourceUrlTemplate('form4', environment), { path: raw }),
+    name: `${accession}${extname(raw) || '.txt'}`,
+    expect: 'text',
+  };
 }
 
 function single(source: string, environment: NodeJS.ProcessEnv, expect: ExpectedFormat): PlannedFile[] {

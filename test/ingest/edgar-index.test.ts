@@ -44,19 +44,20 @@ describe('the EDGAR index run', () => {
   let mirror: FixtureServer;
   let work: string;
   const sql = <Row>(text: string, params: unknown[] = []) => store.databases.live.sql.query<Row>(text, params);
-  const run = () =>
+  const run = (form4Url = mirror.url('/Archives/{path}')) =>
     runSource(store.databases.live, 'edgar-index', {
       client: createPoliteClient({
         userAgent: 'data-graph-tests ops@example.com',
         storeDir: join(work, 'files'),
         requestsPerSecondPerHost: RATE,
+        retries: 0,
       }),
       workDir: join(work, 'runs'),
       trigger: 'command',
       form4PerRun: 5,
       environment: {
         INGEST_EDGAR_INDEX_URL: mirror.url('/index/form.20200318.idx'),
-        INGEST_FORM4_URL: mirror.url('/Archives/{path}'),
+        INGEST_FORM4_URL: form4Url,
         INGEST_SEC_SUBMISSIONS_URL: mirror.url('/submissions/CIK{cik}.json'),
       },
     });
@@ -146,5 +147,12 @@ describe('the EDGAR index run', () => {
     }
     expect(outcome).toMatchObject({ status: 'unchanged', counts: { documents_failed: 5 } });
     expect(outcome.error).toMatch(/404/);
+  });
+
+  it('leaves the documents for the next run once their host stops answering', async () => {
+    // Port 1 refuses connections: three documents in a row get no answer, the other two are not tried.
+    const outcome = await run('http://127.0.0.1:1/Archives/{path}');
+    expect(outcome).toMatchObject({ status: 'unchanged', counts: { documents_failed: 3 } });
+    expect(outcome.error).toMatch(/2 documents left for the next run: the host did not answer/);
   });
 });
