@@ -69,14 +69,8 @@ export async function followEdgarIndex(
       ORDER BY f.cik LIMIT $1`,
     [options.perRun],
   );
-  const submissions = await fetchAll(
-    options,
-    submissionFiles(
-      options.environment,
-      eightKs.map((row) => row.cik),
-    ),
-    result,
-  );
+  const ciks = eightKs.map((row) => row.cik);
+  const submissions = await fetchAll(options, submissionFiles(options.environment, ciks), result);
   if (submissions.length) {
     result.counts['sec-submissions'] = await importNamed(
       db,
@@ -89,7 +83,8 @@ export async function followEdgarIndex(
     await db.sql.query(
       `UPDATE filings SET fetched_at = now()
         WHERE form_type IN ('8-K', '8-K/A') AND fetched_at IS NULL AND cik = ANY($1::text[])`,
-      [submissions.map((file) => file.cik)],
+      // A mirror of one submissions file answers for every CIK asked.
+      [submissions.length === 1 && !submissions[0]!.cik ? ciks : submissions.map((file) => file.cik)],
     );
   }
   options.progress(
