@@ -14,6 +14,9 @@ export type { VerticalsHttpOptions } from './verticals/http.ts';
 export { REPORT_CONTENT_TYPES, REPORT_DOWNLOAD_ROUTE } from './verticals/reports/download.ts';
 export type { ReportFileSender } from './verticals/reports/download.ts';
 
+/** How current each ingested public source is (gateway/http/ingest-metrics.ts reads it for /metrics). */
+export { sourceStatuses } from './markets/sources/source-status.ts';
+
 /** Every subgraph by name: the gateway composes them and schema/<name>.graphql is printed from them. */
 export const SUBGRAPHS: Record<SubgraphName, GraphQLSchema> = {
   verticals: verticalsSchema,

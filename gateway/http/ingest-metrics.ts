@@ -1,6 +1,6 @@
 import { Gauge } from 'prom-client';
 import type { Registry } from 'prom-client';
-import { sourceStatuses } from '../../subgraphs/markets/sources/source-status.ts';
+import { sourceStatuses } from '../../subgraphs/index.ts';
 import type { Database } from '../../subgraphs/platform/database.ts';
 import { logger } from '../../subgraphs/platform/logger.ts';
 
