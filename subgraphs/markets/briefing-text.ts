@@ -37,8 +37,8 @@ export interface BriefingRows {
   curve: BriefingCurve | null;
 }
 
-// The sandbox's headline words (prisma/seed/generate/briefing.ts), so both databases' briefings read alike.
-const HEADLINE_EVENT: Readonly<Record<string, string>> = {
+/** A briefing headline's words for its top signal's type; the sandbox's generator uses them too, so both read alike. */
+export const HEADLINE_EVENT: Readonly<Record<string, string>> = {
   sec_filing: 'filing in focus',
   insider_buy: 'insider buying',
   insider_sell: 'insider selling',

@@ -1,3 +1,4 @@
+import { HEADLINE_EVENT } from '../../../subgraphs/markets/briefing-text.ts';
 import type { Row } from '../copy.ts';
 import { addDays, isoDay, type SeedContext } from '../context.ts';
 import { Rng } from '../random.ts';
@@ -22,14 +23,6 @@ export interface DayTopSignal {
   /** signals that day, the top one included */
   signals: number;
 }
-
-const HEADLINE_EVENT: Readonly<Record<string, string>> = {
-  sec_filing: 'filing in focus',
-  insider_buy: 'insider buying',
-  insider_sell: 'insider selling',
-  earnings_preview: 'earnings ahead',
-  macro: 'macro data moves markets',
-};
 
 /** SQL that finds each day's most material signal in the briefing window (ties: the lower source key). */
 export const TOP_SIGNALS_SQL = `
