@@ -128,7 +128,7 @@ async function fetchAll(
       if (!(error instanceof FetchFailure)) throw error;
       unreachable = error.code === 'network' || error.code === 'timeout' ? unreachable + 1 : 0;
       result.counts.documents_failed += 1;
-      result.errors.push(`${file.url}: ${error.message}`);
+      result.errors.push(`${file.name}: ${error.message}`);
     }
   }
   return fetched;

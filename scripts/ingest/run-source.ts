@@ -91,9 +91,19 @@ export async function runSource(db: Database, source: string, options: SourceRun
       status: 'failed',
       fetched,
       httpStatus: error instanceof FetchFailure ? error.httpStatus : undefined,
-      error: reason,
+      error: publicReason(error),
     });
   }
+}
+
+/**
+ * What a failed run shows on the public /api/stats/sources: a fetch failure says what the source did (its
+ * message names no host or path); anything else is the service's own failure, whose detail (which may hold SQL
+ * or file paths) goes only to the log and the command's stderr.
+ */
+function publicReason(error: unknown): string {
+  if (error instanceof FetchFailure) return error.message;
+  return 'the import failed; the server log has the detail';
 }
 
 /** A file fetched, or from the store when unchanged and known (absent: optional and not published yet). */

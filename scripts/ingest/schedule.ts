@@ -35,7 +35,11 @@ export function startIngestSchedule(db: Database, options: ScheduleOptions): { s
           const published = await publishScheduledBriefing(db, new Date());
           options.logger.info({ job: job.name, ...published }, 'ingest: briefing');
         } else {
-          const outcome = await runSource(db, job.name, { ...options, trigger: 'schedule' });
+          const outcome = await runSource(db, job.name, {
+            ...options,
+            trigger: 'schedule',
+            progress: (message) => options.logger.info({ job: job.name }, message),
+          });
           const log = outcome.status === 'failed' ? options.logger.warn : options.logger.info;
           log.call(options.logger, { ...outcome, job: job.name }, `ingest: ${job.name} ${outcome.status}`);
         }

@@ -111,6 +111,12 @@ describe('a source run against a fixture mirror', () => {
       /truncat|cut|ended/i,
     ],
     [
+      'a file its importer cannot read, without showing what the importer said',
+      // A real CSV, but not a FRED series: the fred importer refuses its header.
+      () => (mirror.routes['/fred/DGS10.csv'] = { file: `${DATA}companies/fortune1000.csv` }),
+      /^the import failed; the server log has the detail$/,
+    ],
+    [
       'a body slower than the timeout',
       () =>
         (mirror.routes['/fred/DGS10.csv'] = {
@@ -183,7 +189,7 @@ describe('a source run against a fixture mirror', () => {
     const runs = await sql<{ status: string; runs: number }>(
       `SELECT status, count(*)::int AS runs FROM source_runs WHERE source = 'fred' GROUP BY 1`,
     );
-    expect(runs.find((row) => row.status === 'failed')?.runs).toBe(4);
+    expect(runs.find((row) => row.status === 'failed')?.runs).toBe(5);
     for (const { status, runs: count } of runs) {
       expect(response.text).toContain(`ingest_runs{source="fred",status="${status}"} ${count}`);
     }
