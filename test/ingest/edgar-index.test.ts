@@ -44,13 +44,15 @@ describe('the EDGAR index run', () => {
   let mirror: FixtureServer;
   let work: string;
   const sql = <Row>(text: string, params: unknown[] = []) => store.databases.live.sql.query<Row>(text, params);
-  const run = (form4Url = mirror.url('/Archives/{path}')) =>
+  // Retries off only where the test wants a refused host's failures counted one by one.
+  const run = (form4Url = mirror.url('/Archives/{path}'), retries = 2) =>
     runSource(store.databases.live, 'edgar-index', {
       client: createPoliteClient({
         userAgent: 'data-graph-tests ops@example.com',
         storeDir: join(work, 'files'),
         requestsPerSecondPerHost: RATE,
-        retries: 0,
+        retries,
+        backoffBaseMs: 50,
       }),
       workDir: join(work, 'runs'),
       trigger: 'command',
@@ -113,10 +115,11 @@ describe('the EDGAR index run', () => {
       { form_type: '8-K', fetched: true },
     ]);
 
-    // One host, RATE requests a second at most: any RATE + 1 arrivals span a second.
+    // One host, RATE requests a second at most: any RATE + 1 arrivals span about a second (arrival times on a
+    // loaded machine drift by tens of milliseconds; without the limit they would span a few milliseconds).
     const arrivals = mirror.requests.map((request) => request.at);
     for (let first = 0; first + RATE < arrivals.length; first++) {
-      expect(arrivals[first + RATE]! - arrivals[first]!).toBeGreaterThanOrEqual(950);
+      expect(arrivals[first + RATE]! - arrivals[first]!, JSON.stringify(arrivals)).toBeGreaterThanOrEqual(800);
     }
   });
 
@@ -151,7 +154,7 @@ describe('the EDGAR index run', () => {
 
   it('leaves the documents for the next run once their host stops answering', async () => {
     // Port 1 refuses connections: three documents in a row get no answer, the other two are not tried.
-    const outcome = await run('http://127.0.0.1:1/Archives/{path}');
+    const outcome = await run('http://127.0.0.1:1/Archives/{path}', 0);
     expect(outcome).toMatchObject({ status: 'unchanged', counts: { documents_failed: 3 } });
     expect(outcome.error).toMatch(/2 documents left for the next run: the host did not answer/);
   });
