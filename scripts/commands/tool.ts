@@ -39,3 +39,17 @@ export function isUsageError(error: unknown): boolean {
 
 export const TOOL_NAMES = ['admin', 'import', 'ingest'] as const;
 export type ToolName = (typeof TOOL_NAMES)[number];
+
+/**
+ * The `fail` of `import` and `ingest`: `<name> failed: <message>` (exit 1), or for a usage error
+ * `<name>: <message>` and the usage (exit 2).
+ */
+export function failWithUsage(name: string, usageText: string) {
+  return (error: unknown, output: CommandOutput): number => {
+    const usage = isUsageError(error);
+    output.err(
+      `${name}${usage ? '' : ' failed'}: ${error instanceof Error ? error.message : String(error)}\n${usage ? `${usageText}\n` : ''}`,
+    );
+    return usage ? 2 : 1;
+  };
+}

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { asksForHelp } from '../command-line.ts';
-import { isUsageError, UsageError } from '../commands/tool.ts';
+import { failWithUsage, UsageError } from '../commands/tool.ts';
 import type { CommandOutput, CommandTool, PreparedCommand } from '../commands/tool.ts';
 import { listRejects } from './rejects.ts';
 import { DEFAULT_RECORD_SOURCE } from './records/load-records.ts';
@@ -177,12 +177,4 @@ function prepareRecords(
   };
 }
 
-function fail(error: unknown, output: CommandOutput): number {
-  const usage = isUsageError(error);
-  output.err(
-    `import${usage ? '' : ' failed'}: ${error instanceof Error ? error.message : String(error)}\n${usage ? `${IMPORT_USAGE}\n` : ''}`,
-  );
-  return usage ? 2 : 1;
-}
-
-export const importTool: CommandTool = { name: 'import', prepare, fail };
+export const importTool: CommandTool = { name: 'import', prepare, fail: failWithUsage('import', IMPORT_USAGE) };

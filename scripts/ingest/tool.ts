@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { asksForHelp } from '../command-line.ts';
-import { isUsageError, UsageError } from '../commands/tool.ts';
+import { failWithUsage, UsageError } from '../commands/tool.ts';
 import type { CommandOutput, CommandTool, PreparedCommand } from '../commands/tool.ts';
 import { nextScheduledRun, SOURCE_SCHEDULES } from '../../subgraphs/markets/sources/catalog.ts';
 import { sourceStatuses } from '../../subgraphs/markets/sources/source-status.ts';
@@ -83,12 +83,4 @@ function prepare(argv: string[], output: CommandOutput): PreparedCommand | numbe
   };
 }
 
-function fail(error: unknown, output: CommandOutput): number {
-  const usage = isUsageError(error);
-  output.err(
-    `ingest${usage ? '' : ' failed'}: ${error instanceof Error ? error.message : String(error)}\n${usage ? `${INGEST_USAGE}\n` : ''}`,
-  );
-  return usage ? 2 : 1;
-}
-
-export const ingestTool: CommandTool = { name: 'ingest', prepare, fail };
+export const ingestTool: CommandTool = { name: 'ingest', prepare, fail: failWithUsage('ingest', INGEST_USAGE) };
