@@ -4,10 +4,16 @@ import { FetchFailure } from './http/polite-client.ts';
 import type { PoliteClient } from './http/polite-client.ts';
 import { importNamed } from './import-named.ts';
 import { form4File, submissionFiles } from './source-files.ts';
+import type { PlannedFile } from './source-files.ts';
 import type { FetchedFile } from './source-runs.ts';
 
 /** Form 4 documents imported per importer call: each call refreshes the rollups and statistics once. */
 const FORM4_BATCH = 50;
+/**
+ * Runs in which a listed document answered but could not be used (a 404, an error page, a cut body) before it is
+ * left. Documents not yet tried come first, so a few that never answer cannot hold up the rest of the list.
+ */
+const MAX_FETCH_ATTEMPTS = 5;
 
 export interface FollowResult {
   fetched: FetchedFile[];
@@ -41,14 +47,22 @@ export async function followEdgarIndex(
     errors: [],
   };
   const form4s = await db.sql.query<{ url: string; accession_number: string }>(
-    `SELECT url, accession_number FROM filings WHERE form_type IN ('4', '4/A') AND fetched_at IS NULL
-      ORDER BY filed_at DESC, accession_number LIMIT $1`,
-    [options.perRun],
+    `SELECT url, accession_number FROM filings
+      WHERE form_type IN ('4', '4/A') AND fetched_at IS NULL AND fetch_attempts < $2
+      ORDER BY fetch_attempts, filed_at DESC, accession_number LIMIT $1`,
+    [options.perRun, MAX_FETCH_ATTEMPTS],
   );
-  const documents = await fetchAll(
+  const { fetched: documents, unusable: unusableForm4s } = await fetchAll(
     options,
-    form4s.map((row) => form4File(options.environment, archivePath(row.url), row.accession_number)),
+    form4s.map((row) => ({
+      ...form4File(options.environment, archivePath(row.url), row.accession_number),
+      key: row.accession_number,
+    })),
     result,
+  );
+  await db.sql.query(
+    `UPDATE filings SET fetch_attempts = fetch_attempts + 1 WHERE accession_number = ANY($1::text[])`,
+    [unusableForm4s],
   );
   for (let start = 0; start < documents.length; start += FORM4_BATCH) {
     const counts = await importNamed(
@@ -63,14 +77,23 @@ export async function followEdgarIndex(
   }
 
   const eightKs = await db.sql.query<{ cik: string }>(
-    `SELECT DISTINCT f.cik FROM filings f
+    `SELECT f.cik FROM filings f
       WHERE f.form_type IN ('8-K', '8-K/A') AND f.fetched_at IS NULL AND cardinality(f.items) = 0
-        AND EXISTS (SELECT 1 FROM company_profiles p WHERE p.cik = f.cik)
-      ORDER BY f.cik LIMIT $1`,
-    [options.perRun],
+        AND f.fetch_attempts < $2 AND EXISTS (SELECT 1 FROM company_profiles p WHERE p.cik = f.cik)
+      GROUP BY f.cik ORDER BY min(f.fetch_attempts), f.cik LIMIT $1`,
+    [options.perRun, MAX_FETCH_ATTEMPTS],
   );
   const ciks = eightKs.map((row) => row.cik);
-  const submissions = await fetchAll(options, submissionFiles(options.environment, ciks), result);
+  const { fetched: submissions, unusable: unusableCiks } = await fetchAll(
+    options,
+    submissionFiles(options.environment, ciks).map((file, index) => ({ ...file, key: ciks[index]! })),
+    result,
+  );
+  await db.sql.query(
+    `UPDATE filings SET fetch_attempts = fetch_attempts + 1
+      WHERE form_type IN ('8-K', '8-K/A') AND fetched_at IS NULL AND cik = ANY($1::text[])`,
+    [unusableCiks],
+  );
   if (submissions.length) {
     result.counts['sec-submissions'] = await importNamed(
       db,
@@ -98,14 +121,16 @@ const UNREACHABLE_IN_A_ROW = 3;
 
 /**
  * Fetches each file in turn (the client paces the host); failures are counted, not thrown. When the host stops
- * answering, the rest wait for the next run rather than each spending its retries.
+ * answering, the rest wait for the next run rather than each spending its retries. `unusable` holds the keys of
+ * the documents that answered but could not be used (a host that did not answer says nothing of the document).
  */
 async function fetchAll(
   options: { client: PoliteClient },
-  files: ReturnType<typeof form4File>[],
+  files: (PlannedFile & { key: string })[],
   result: FollowResult,
-): Promise<{ file: { name: string }; path: string; cik: string }[]> {
+): Promise<{ fetched: { file: { name: string }; path: string; cik: string }[]; unusable: string[] }> {
   const fetched = [];
+  const unusable: string[] = [];
   let unreachable = 0;
   for (const [index, file] of files.entries()) {
     if (unreachable >= UNREACHABLE_IN_A_ROW) {
@@ -126,12 +151,14 @@ async function fetchAll(
       fetched.push({ file, path: outcome.path, cik: /CIK(\d{10})\.json$/.exec(file.name)?.[1] ?? '' });
     } catch (error) {
       if (!(error instanceof FetchFailure)) throw error;
-      unreachable = error.code === 'network' || error.code === 'timeout' ? unreachable + 1 : 0;
+      const answered = error.code !== 'network' && error.code !== 'timeout';
+      unreachable = answered ? 0 : unreachable + 1;
+      if (answered) unusable.push(file.key);
       result.counts.documents_failed += 1;
       result.errors.push(`${file.name}: ${error.message}`);
     }
   }
-  return fetched;
+  return { fetched, unusable };
 }
 
 /** `https://www.sec.gov/Archives/edgar/data/…/x.txt` → `edgar/data/…/x.txt` (the index's own file name). */

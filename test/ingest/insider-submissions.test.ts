@@ -31,6 +31,11 @@ describe("a tracked insider's Form 4, from the submissions document to a signal"
   let mirror: FixtureServer;
   let work: string;
   const sql = <Row>(text: string, params: unknown[] = []) => store.databases.live.sql.query<Row>(text, params);
+  const documentPaths = (from = 0) =>
+    mirror.requests
+      .slice(from)
+      .map((request) => request.path)
+      .filter((path) => path.startsWith('/Archives/'));
   const run = (source: string) =>
     runSource(store.databases.live, source, {
       client: createPoliteClient({
@@ -110,5 +115,26 @@ describe("a tracked insider's Form 4, from the submissions document to a signal"
       [ACCESSION, OWNER_CIK],
     );
     expect(filing).toEqual({ cik: '0000320193', fetched: true, unfetched: form4Dates.length - 1 });
+  });
+
+  it('asks next for the Form 4s not yet tried, and leaves one after five unusable answers', async () => {
+    const askedBefore = new Set(documentPaths());
+    const before = mirror.requests.length;
+    await run('edgar-index');
+    const next = documentPaths(before);
+    expect(next).toHaveLength(ASKED);
+    expect(next.filter((path) => askedBefore.has(path))).toEqual([]);
+
+    // All but three have had their five answers: a run asks for those three only.
+    await sql(
+      `UPDATE filings SET fetch_attempts = 5 WHERE cik = $1 AND fetched_at IS NULL
+          AND accession_number NOT IN (SELECT accession_number FROM filings WHERE cik = $1 AND fetched_at IS NULL
+                                        ORDER BY accession_number LIMIT 3)`,
+      [OWNER_CIK],
+    );
+    const last = mirror.requests.length;
+    const outcome = await run('edgar-index');
+    expect(documentPaths(last)).toHaveLength(3);
+    expect(outcome.counts).toMatchObject({ documents_failed: 3 });
   });
 });
