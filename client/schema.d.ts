@@ -1168,7 +1168,7 @@ export interface components {
              */
             to: string;
             days: number;
-            /** @description `as_of` when given; else `newest_trade`: the newest trade date in force (today without trades). */
+            /** @description `as_of` when given; else `newest_trade`: the newest trade date in force (today without trades), or `newest_signal`: the newest signal’s day, when the signals end before the trades. */
             basis: string;
             /**
              * Format: date-time

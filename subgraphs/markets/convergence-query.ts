@@ -47,6 +47,14 @@ export async function newestTradeDate(db: Database): Promise<Date | null> {
   return row?.newest ? utcDate(row.newest) : null;
 }
 
+/** The UTC day of the newest signal, or null without signals (the end of the created_at index). */
+export async function newestSignalDate(db: Database): Promise<Date | null> {
+  const [row] = await db.sql.query<{ newest: string | null }>(
+    `SELECT (max(created_at) AT TIME ZONE 'UTC')::date::text AS newest FROM signals`,
+  );
+  return row?.newest ? utcDate(row.newest) : null;
+}
+
 // $1 from, $2 to (dates) of the purchases; $3 the first instant of a signal, $4 the day signals end before (or null).
 const SIGNALS_FROM = `($3::timestamptz AT TIME ZONE 'UTC')`;
 const SIGNALS_IN_WINDOW = `x.created_at >= ${SIGNALS_FROM} AND ($4::date IS NULL OR x.created_at < $4::date)`;

@@ -11,6 +11,10 @@ export const REAL_FILES = {
   house: `${DATA}congress_trades/capitol-watch-data/house_transactions.json`,
   tickers: `${DATA}sec_edgar/company_tickers.json`,
   submissions: `${DATA}sec_edgar/company_submission.json`,
+  /** SEC submissions recorded on 2026-03-05 (Apple, Microsoft, NVIDIA, Tesla), laid out as data.sec.gov serves them. */
+  recentSubmissions: ['0000320193', '0000789019', '0001045810', '0001318605'].map(
+    (cik) => `${DATA}sec_edgar/submissions/CIK${cik}.json`,
+  ),
   form4: `${DATA}sec_edgar/form4.snow.xml`,
   index: `${DATA}sec_edgar/form.20200318.idx`,
   yields: [`${DATA}treasury_yields/yield-curve-rates-1990-2023.csv`, `${DATA}treasury_yields/daily-treasury-rates.csv`],

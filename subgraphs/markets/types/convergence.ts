@@ -5,7 +5,12 @@ import { isoDate } from '../../platform/dates.ts';
 import type { Plan, RequestContext } from '../../platform/context.ts';
 import type { Database } from '../../platform/database.ts';
 import { builder } from '../builder.ts';
-import { CONVERGENCE_EVIDENCE_LIMIT, convergenceLeadsFromDatabase, newestTradeDate } from '../convergence-query.ts';
+import {
+  CONVERGENCE_EVIDENCE_LIMIT,
+  convergenceLeadsFromDatabase,
+  newestSignalDate,
+  newestTradeDate,
+} from '../convergence-query.ts';
 import type { Lead } from '../convergence-query.ts';
 import { CongressionalTrade, daysAgo } from './congressional-trade.ts';
 import { Signal } from './signal.ts';
@@ -62,7 +67,7 @@ export interface WindowSource {
   from: Date;
   to: Date;
   days: number;
-  basis: 'as_of' | 'newest_trade';
+  basis: 'as_of' | 'newest_trade' | 'newest_signal';
   signalsFrom: Date;
   signalsUntil: Date | null;
 }
@@ -74,7 +79,8 @@ const ConvergenceWindow = builder.objectRef<WindowSource>('ConvergenceWindow').i
     to: t.field({ type: 'Date', description: 'Inclusive.', resolve: (window) => window.to }),
     days: t.exposeInt('days'),
     basis: t.exposeString('basis', {
-      description: '`as_of` when given; else `newest_trade`: the newest trade date in force (today without trades).',
+      description:
+        '`as_of` when given; else `newest_trade`: the newest trade date in force (today without trades), or `newest_signal`: the newest signal’s day, when the signals end before the trades.',
     }),
     signalsFrom: t.field({
       type: 'DateTime',
@@ -120,13 +126,15 @@ const leadArgs = defineArguments({
     { description: `Window length in days before its last day (${CONVERGENCE_DEFAULT_DAYS} by default).` },
   ),
   asOf: argument('String', isoDate, {
-    description: 'The window’s last day, YYYY-MM-DD; by default the newest trade date in force.',
+    description:
+      'The window’s last day, YYYY-MM-DD; by default the newest trade date in force, or the newest signal’s day if earlier.',
   }),
 });
 
 /**
- * The window of `days` ending `asOf` (by default the newest trade date in force), its signals cut to the plan's
- * history (none for the webhook events, which are computed for the whole history).
+ * The window of `days` ending `asOf` (by default the newest day both purchases and signals reach: the newest trade
+ * date in force, or the newest signal's day when the signals end earlier), its signals cut to the plan's history
+ * (none for the webhook events, which are computed for the whole history).
  */
 export async function convergenceWindow(
   db: Database,
@@ -134,17 +142,24 @@ export async function convergenceWindow(
   asOf: Date | undefined,
   plan: Plan | undefined,
 ): Promise<WindowSource> {
-  const newest = asOf ? null : await newestTradeDate(db);
+  const [newestTrade, newestSignal] = asOf
+    ? [null, null]
+    : await Promise.all([newestTradeDate(db), newestSignalDate(db)]);
   // A trade dated in the future (a typo the importers reject, but stored data may hold) does not move the window.
   const today = daysAgo(0);
-  const to = asOf ?? (newest && newest < today ? newest : today);
+  const tradesEnd = newestTrade && newestTrade < today ? newestTrade : today;
+  // A lead needs both sides: when the signal feed ends before the trades (a source behind, or imported files of
+  // different dates), the window ends on the newest signal's day instead of counting days no signal reaches.
+  const signalsBehind = newestSignal !== null && newestSignal < tradesEnd;
+  const to = asOf ?? (signalsBehind ? newestSignal : tradesEnd);
   const from = new Date(to.getTime() - days * DAY_MS);
   const planStart = signalHistoryStart(plan);
   const signalsFrom = planStart && planStart > from ? planStart : from;
   // Trades are disclosed weeks late, so the newest trade date lags the signals: by default the signals that
   // followed the last purchases count too; a window `asOf` a day sees nothing after that day.
   const signalsUntil = asOf ? new Date(to.getTime() + DAY_MS) : null;
-  return { from, to, days, basis: asOf ? 'as_of' : 'newest_trade', signalsFrom, signalsUntil };
+  const basis = asOf ? 'as_of' : signalsBehind ? 'newest_signal' : 'newest_trade';
+  return { from, to, days, basis, signalsFrom, signalsUntil };
 }
 
 /** The window of the arguments, its signals cut to the caller's plan history, and the leads in it. */
