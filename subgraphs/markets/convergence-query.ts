@@ -47,10 +47,10 @@ export async function newestTradeDate(db: Database): Promise<Date | null> {
   return row?.newest ? utcDate(row.newest) : null;
 }
 
-/** The UTC day of the newest signal, or null without signals (the end of the created_at index). */
+/** The day of the newest signal (created_at is stored in UTC), or null without signals (the end of its index). */
 export async function newestSignalDate(db: Database): Promise<Date | null> {
   const [row] = await db.sql.query<{ newest: string | null }>(
-    `SELECT (max(created_at) AT TIME ZONE 'UTC')::date::text AS newest FROM signals`,
+    `SELECT max(created_at)::date::text AS newest FROM signals`,
   );
   return row?.newest ? utcDate(row.newest) : null;
 }

@@ -37,7 +37,7 @@ describe('convergence on the real files', () => {
   it('ends the window on the newest signal when the signals end before the trades, and ranks the leads in it', async () => {
     const [ends] = await sql<{ trades: string; signals: string }>(
       `SELECT (SELECT max(trade_date)::text FROM congressional_trades WHERE superseded_by_id IS NULL) AS trades,
-              (SELECT (max(created_at) AT TIME ZONE 'UTC')::date::text FROM signals) AS signals`,
+              (SELECT max(created_at)::date::text FROM signals) AS signals`,
     );
     expect(ends!.signals < ends!.trades).toBe(true);
     const response = await service.get('/api/leads/convergence', key);
