@@ -14,7 +14,6 @@ import type { SubgraphResponse } from './in-flight-fetches.ts';
 import { CachedLocalDataSource } from './local-data-source.ts';
 import { subgraphRequestHeaders, subgraphUnreachable } from './subgraph-requests.ts';
 import { readSupergraph } from './supergraph.ts';
-import { unresolvedEntitiesPlugin } from './unresolved-entities.ts';
 import { unavailableStatusPlugin } from './unavailable-status.ts';
 import { env } from '../subgraphs/platform/config.ts';
 import { logger } from '../subgraphs/platform/logger.ts';
@@ -107,7 +106,7 @@ export async function createGraphQLServer(
     persistedQueries: options.persistedQueries,
     // A document past the token limit is a syntax error (400) before it can nest deep enough to exhaust the stack.
     parseOptions: { maxTokens: QUERY_LIMITS.maxTokens },
-    plugins: [refuseUnsafeText, unavailableStatusPlugin, unresolvedEntitiesPlugin, ...(options.plugins ?? [])],
+    plugins: [refuseUnsafeText, unavailableStatusPlugin, ...(options.plugins ?? [])],
     // Apollo's own SIGTERM handler re-raises the signal and kills the process before our shutdown (subgraphs/platform/process/shutdown.ts) flushes usage.
     stopOnTerminationSignals: false,
   });

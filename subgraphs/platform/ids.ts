@@ -34,6 +34,12 @@ export function idCodec(prefix: string): IdCodec {
   };
 }
 
+/**
+ * Company ids (`b2b_12`): the verticals subgraph's companies, which the markets subgraph also names when a market
+ * record points back at its company (subgraphs/markets/company-ids.ts).
+ */
+export const companyIds = idCodec('b2b');
+
 /** Market records (signals, trades, insider trades) are keyed by UUID: anything else is a 400, not a lookup. */
 export function parseUuid(value: string | number, parameter = 'id'): string {
   const id = String(value);

@@ -158,7 +158,7 @@ describe('market records link to the verticals company by ticker', () => {
     const nodes = (body as { data: { signals: { nodes: { company: unknown }[] } } }).data.signals.nodes;
     expect(nodes.length).toBeGreaterThan(0);
     for (const node of nodes) expect(node.company).toBeNull();
-    // @apollo/gateway lists "Cannot return null for non-nullable field Company.name" here unless it is dropped.
+    // No reference is sent for a ticker without a company, so no gateway reports an unresolved Company here.
     expect(body).not.toHaveProperty('errors');
     expect(body).not.toHaveProperty('extensions.valueCompletion');
   });

@@ -7,23 +7,24 @@ import { Signal as SignalType } from './signal.ts';
 import { Ticker, recentLimitArguments } from './ticker.ts';
 
 /**
- * The verticals subgraph's Company, extended with its market data. Market data joins by ticker, so this subgraph
- * knows a company by its `ticker` key alone: the gateway sends each company's ticker (null for a company without
- * one, whose market lists are empty), and the market data of all companies in a response is read in batches by
- * ticker. Market records point back at a company the same way (company-links.ts; docs/design.md).
+ * The verticals subgraph's Company, extended with its market data. Market data joins by ticker, but the key is the
+ * company's `id`, which every company has: the gateway sends each company's id with its `ticker` (@requires; null
+ * for a company without one, whose market lists are empty). A nullable key would not do: gateways leave an entity
+ * whose key field is null unresolved (Hive Gateway does; Apollo Gateway sent it). The market data of all companies
+ * in a response is read in batches by ticker. Market records point back at a company by its id (company-links.ts).
  */
-export const CompanyRef = builder.externalRef(
-  'Company',
-  builder.selection<{ ticker: string | null }>('ticker'),
-  (ref) => ref,
-);
+export const CompanyRef = builder.externalRef('Company', builder.selection<{ id: string }>('id'), (ref) => ref);
+
+const requiresTicker = builder.selection<{ ticker?: string | null }>('ticker');
 
 CompanyRef.implement({
   externalFields: (t) => ({
+    id: t.string(),
     ticker: t.string({ nullable: true }),
   }),
   fields: (t) => ({
     signals: t.field({
+      requires: requiresTicker,
       type: [SignalType],
       description:
         'The company’s latest signals (by ticker, within the plan’s history), newest first; empty without a ticker.',
@@ -34,6 +35,7 @@ CompanyRef.implement({
       },
     }),
     congressionalTrades: t.field({
+      requires: requiresTicker,
       type: [CongressionalTrade],
       description: 'Congressional trades of the company’s stock, newest trade first; empty without a ticker.',
       args: recentLimitArguments.graphql(t.arg),
@@ -43,16 +45,19 @@ CompanyRef.implement({
       },
     }),
     profile: t.field({
+      requires: requiresTicker,
       type: CompanyProfile,
       nullable: true,
       resolve: (company, _args, context) => (company.ticker ? profileByTicker(context).load(company.ticker) : null),
     }),
     quote: t.field({
+      requires: requiresTicker,
       type: Quote,
       nullable: true,
       resolve: (company, _args, context) => (company.ticker ? quoteByTicker(context).load(company.ticker) : null),
     }),
     market: t.field({
+      requires: requiresTicker,
       type: Ticker,
       nullable: true,
       description: 'The ticker view of the company’s stock (summary counts and more); null without a ticker.',

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { argument } from '../../platform/arguments.ts';
+import { companyIds } from '../../platform/ids.ts';
 import { formatRevenue } from '../../platform/format.ts';
 import { canonicalTicker } from '../../platform/tickers.ts';
 import { stateCode } from '../../platform/us-states.ts';
@@ -7,7 +8,6 @@ import { cityName, nonNegativeNumber } from '../record-type/filters.ts';
 import { builder } from '../builder.ts';
 import { defineRecordType } from '../record-type/define.ts';
 import type { RecordType } from '../record-type/define.ts';
-import { companyByTicker } from '../types/company-by-ticker.ts';
 import { count, email, pastYear, score, splitPlace, text, token, usState } from '../record-type/load-rules.ts';
 
 /** A ticker in any case and class-share form (BRK.B, brk-b), as stored: the SEC dash form that links market data. */
@@ -47,15 +47,13 @@ const Company = builder.prismaObject('Company', {
   }),
 });
 
-// The markets subgraph extends Company with market data by its id, and points at a company by its ticker (a
-// trade, signal or lead knows only the ticker): the second key resolves that reference (docs/design.md).
+// The markets subgraph extends Company with market data by its id (the ticker it needs is @requires), and points
+// at a company by its id too: one key, which every company has (docs/design.md, "Two-way joins").
 builder.asEntity(Company, {
-  key: [builder.selection<{ id: string }>('id'), builder.selection<{ ticker: string }>('ticker')],
+  key: builder.selection<{ id: string }>('id'),
+  // Prisma batches findUnique calls made in the same tick, so N references cost one query.
   resolveReference: (reference, context) =>
-    'id' in reference
-      ? // Prisma batches findUnique calls made in the same tick, so N references cost one query.
-        context.db.prisma.company.findUnique({ where: { id: companies.ids.parse(reference.id) } })
-      : companyByTicker(context).load(reference.ticker),
+    context.db.prisma.company.findUnique({ where: { id: companies.ids.parse(reference.id) } }),
 });
 
 const industryToken = z.string().regex(/^[a-z_]{2,40}$/, 'must be a lower-case industry token such as software');
@@ -63,7 +61,7 @@ const industryToken = z.string().regex(/^[a-z_]{2,40}$/, 'must be a lower-case i
 const companies: RecordType = defineRecordType({
   name: 'companies',
   kind: 'company',
-  idPrefix: 'b2b',
+  idPrefix: companyIds.prefix,
   vertical: 'b2b',
   model: 'Company',
   table: 'companies',
