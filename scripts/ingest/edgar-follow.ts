@@ -18,17 +18,18 @@ const MAX_FETCH_ATTEMPTS = 5;
 export interface FollowResult {
   fetched: FetchedFile[];
   counts: { form4: ImportCounts | null; 'sec-submissions': ImportCounts | null; documents_failed: number };
-  /** One line per document that could not be fetched; it stays listed and is tried again next run. */
+  /** One line per document that could not be fetched; it stays listed and is tried again on a later run. */
   errors: string[];
 }
 
 /**
- * After an EDGAR daily index import: the documents it listed. Each Form 4 still to fetch (newest first, at most
- * `perRun`) is fetched and imported by the form4 importer (insider trades and signals); for each listed 8-K of
- * a company with a profile, the company's submissions document is fetched and imported (the 8-K's items and
- * signal come from there), and the 8-K is then recorded as fetched. An 8-K that has its items came from a
- * submissions document already (the daily sec-submissions run), so it is not asked for again. A document that fails is logged and tried
- * again on the next run; it does not fail the run (the index itself was imported).
+ * After an EDGAR daily index import: the documents it listed. Each Form 4 still to fetch (not yet tried first,
+ * then newest first, at most `perRun`) is fetched and imported by the form4 importer (insider trades and signals);
+ * for each listed 8-K of a company with a profile, the company's submissions document is fetched and imported
+ * (the 8-K's items and signal come from there), and the 8-K is then recorded as fetched. An 8-K that has its items
+ * came from a submissions document already (the daily sec-submissions run), so it is not asked for again. A
+ * document that fails is logged and tried again on a later run, until its MAX_FETCH_ATTEMPTS-th unusable answer;
+ * it does not fail the run (the index itself was imported).
  */
 export async function followEdgarIndex(
   db: Database,
