@@ -44,8 +44,13 @@ describe('sandbox and live keys', () => {
     const { key, accountId } = await service.createKey({ mode: 'sandbox' });
     expect((await service.get('/api/signals', key)).status).toBe(200);
     await service.databases.live.prisma.apiKey.updateMany({ where: { accountId }, data: { revokedAt: new Date() } });
+    // Revoked by hand, the gateway learns of it by the credentials trigger's notice: on PostgreSQL a moment later.
+    await expect
+      .poll(async () => (await service.get('/api/signals', key)).status, { timeout: 10_000, interval: 50 })
+      .toBe(401);
     const refused = await service.get('/api/signals', key);
+    const unknown = await service.get('/api/signals', `sk_test_${'x'.repeat(43)}`);
     expect(refused.status).toBe(401);
-    expect(refused.body.error).toBe('unauthorized');
+    expect(refused.body).toEqual(unknown.body);
   });
 });
