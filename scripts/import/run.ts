@@ -14,7 +14,7 @@ export interface ImportResult extends ImportCounts {
 }
 
 /**
- * Runs one source's importer over its files against an open, migrated database, then refreshes the market
+ * Runs one source's importer over its files in one transaction against an open, migrated database, then refreshes the market
  * rollups, announces new briefings and convergence changes (webhooks), and `ANALYZE`s every table the run
  * wrote: the planner's estimates (list totals past EXACT_TOTAL_LIMIT, docs/api.md "Totals") must know the new
  * rows, and PGlite has no autovacuum to get there.
@@ -28,24 +28,28 @@ export async function runImport(
   const importer = IMPORTERS.get(source);
   if (!importer) throw new Error(`unknown source "${source}"; sources: ${[...IMPORTERS.keys()].join(', ')}`);
   if (files.length === 0) throw new Error(`${source}: no files given (expected ${importer.describe})`);
-  const recording = recordWrites(db);
-  const rejects = new RejectLog(recording.db.sql);
-  const counts = await importer.run(files, {
-    db: recording.db,
-    rejects,
-    progress: options.progress ?? (() => undefined),
-    now: options.now ?? new Date(),
-    options: { accession: options.accession, ticker: options.ticker },
+  // All or nothing: an importer that throws half-way (a bad file, a full disk, a lost connection) leaves the
+  // data, its rejects and the webhook events it queued as they were before the run.
+  const { counts, written, rejected } = await db.transaction(async (sql) => {
+    const recording = recordWrites({ ...db, sql });
+    const rejects = new RejectLog(recording.db.sql);
+    const counts = await importer.run(files, {
+      db: recording.db,
+      rejects,
+      progress: options.progress ?? (() => undefined),
+      now: options.now ?? new Date(),
+      options: { accession: options.accession, ticker: options.ticker },
+    });
+    await rejects.flush();
+    return { counts, written: recording.written, rejected: rejects.byReason };
   });
-  await rejects.flush();
-  // The aggregate routes read rollups of signals and trades: bring them up to date with what was written.
+  // After the commit, from what it wrote: the aggregate routes read rollups of signals and trades, the
+  // announcements compare them with what was last announced, and the planner needs the new rows' statistics.
   await refreshMarketRollups(db);
   await announceMarketChanges(db, options.now);
-  await analyzeWritten(db, source, [...recording.written, ...MARKET_ROLLUPS], options.progress);
-  if (rejects.byReason.size) {
-    options.progress?.(
-      `${source}: rejected ${[...rejects.byReason].map(([code, count]) => `${count} ${code}`).join(', ')}`,
-    );
+  await analyzeWritten(db, source, [...written, ...MARKET_ROLLUPS], options.progress);
+  if (rejected.size) {
+    options.progress?.(`${source}: rejected ${[...rejected].map(([code, count]) => `${count} ${code}`).join(', ')}`);
   }
   return { source, ...counts };
 }

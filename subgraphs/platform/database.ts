@@ -33,6 +33,12 @@ export interface Database {
   engine: 'pglite' | 'postgres';
   prisma: PrismaClient;
   sql: SqlClient;
+  /**
+   * Runs `work` in one transaction on a connection of its own (without statement timeouts, as bulk work is):
+   * committed if it returns, rolled back if it throws, so a bulk write is all or nothing. PGlite runs one
+   * statement at a time, so other callers wait until it ends; PostgreSQL's readers see the data before it.
+   */
+  transaction<T>(work: (sql: SqlClient) => Promise<T>): Promise<T>;
   /** A connection of its own for the migration engine and start-up locks (see migration-adapter.ts). */
   openMigrationSession(): MigrationSession;
   /**
@@ -99,38 +105,58 @@ async function openPglite(options: OpenOptions): Promise<Database> {
       const stop = await client.listen(channel, () => onNotify());
       return () => stop();
     },
-    sql: {
-      async query<Row>(text: string, params: unknown[] = []) {
-        const result = await client.query<Row>(text, params);
-        return result.rows;
-      },
-      async copy(table, columns, chunks) {
-        // PGlite reads COPY input from an in-memory blob, so the stream is loaded in bounded batches of bytes.
-        // Each chunk is encoded at once: a chunk built by `+=` is a rope of small strings in V8, and 8 MB of
-        // them held some 60 MB of heap (a 1M-row records load ran out of a 128 MB heap); the bytes hold 8 MB.
-        let batch: Buffer[] = [];
-        let size = 0;
-        const flush = async () => {
-          if (size === 0) return;
-          const blob = new Blob(batch);
-          await client.query(`COPY ${table} (${columns.join(', ')}) FROM '/dev/blob' WITH (FORMAT csv)`, [], {
-            blob,
-          });
-          batch = [];
-          size = 0;
-        };
-        for await (const chunk of chunks) {
-          const bytes = Buffer.from(chunk);
-          batch.push(bytes);
-          size += bytes.length;
-          if (size > 8_000_000) await flush();
-        }
-        await flush();
-      },
-    },
+    sql: pgliteSql(client),
+    transaction: (work) => client.transaction((tx) => work(pgliteSql(tx))),
     async close() {
       await prisma.$disconnect();
       await client.close();
+    },
+  };
+}
+
+/** The SQL client of PGlite itself or of one of its transactions. */
+function pgliteSql(client: Pick<PGlite, 'query'>): SqlClient {
+  return {
+    async query<Row>(text: string, params: unknown[] = []) {
+      const result = await client.query<Row>(text, params);
+      return result.rows;
+    },
+    async copy(table, columns, chunks) {
+      // PGlite reads COPY input from an in-memory blob, so the stream is loaded in bounded batches of bytes.
+      // Each chunk is encoded at once: a chunk built by `+=` is a rope of small strings in V8, and 8 MB of
+      // them held some 60 MB of heap (a 1M-row records load ran out of a 128 MB heap); the bytes hold 8 MB.
+      let batch: Buffer[] = [];
+      let size = 0;
+      const flush = async () => {
+        if (size === 0) return;
+        const blob = new Blob(batch);
+        await client.query(`COPY ${table} (${columns.join(', ')}) FROM '/dev/blob' WITH (FORMAT csv)`, [], {
+          blob,
+        });
+        batch = [];
+        size = 0;
+      };
+      for await (const chunk of chunks) {
+        const bytes = Buffer.from(chunk);
+        batch.push(bytes);
+        size += bytes.length;
+        if (size > 8_000_000) await flush();
+      }
+      await flush();
+    },
+  };
+}
+
+/** The SQL client of one PostgreSQL connection; COPY streams through it. */
+function connectionSql(connection: pg.Client): SqlClient {
+  return {
+    async query<Row>(text: string, params: unknown[] = []) {
+      const result = await connection.query(text, params);
+      return result.rows as Row[];
+    },
+    async copy(table, columns, chunks) {
+      const sink = connection.query(copyFrom(`COPY ${table} (${columns.join(', ')}) FROM STDIN WITH (FORMAT csv)`));
+      await pipeline(Readable.from(chunks), sink);
     },
   };
 }
@@ -185,7 +211,8 @@ async function listenOn(
 async function openPostgres(options: OpenOptions, url: string): Promise<Database> {
   const timeouts = options.timeouts ?? configuredDatabaseTimeouts();
   const pool = new pg.Pool({ connectionString: url, max: 10, ...poolTimeoutOptions(timeouts) });
-  // COPY may rightly run for minutes: it gets a connection of its own without timeouts (migrations have their own session).
+  // COPY and bulk transactions may rightly run for minutes: each gets a connection of its own without timeouts
+  // (migrations have their own session).
   const unbounded = async <T>(work: (client: pg.Client) => Promise<T>): Promise<T> => {
     const client = new pg.Client({ connectionString: url, ...poolTimeoutOptions(false) });
     client.on('error', () => undefined);
@@ -212,13 +239,21 @@ async function openPostgres(options: OpenOptions, url: string): Promise<Database
         const result = await pool.query(text, params);
         return result.rows as Row[];
       },
-      async copy(table, columns, chunks) {
-        await unbounded(async (connection) => {
-          const sink = connection.query(copyFrom(`COPY ${table} (${columns.join(', ')}) FROM STDIN WITH (FORMAT csv)`));
-          await pipeline(Readable.from(chunks), sink);
-        });
-      },
+      copy: (table, columns, chunks) =>
+        unbounded((connection) => connectionSql(connection).copy(table, columns, chunks)),
     },
+    transaction: (work) =>
+      unbounded(async (connection) => {
+        await connection.query('BEGIN');
+        try {
+          const result = await work(connectionSql(connection));
+          await connection.query('COMMIT');
+          return result;
+        } catch (error) {
+          await connection.query('ROLLBACK').catch(() => undefined);
+          throw error;
+        }
+      }),
     async close() {
       await prisma.$disconnect();
       await pool.end();

@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -203,5 +203,28 @@ describe('a source run against a fixture mirror', () => {
     );
     const response = await service.request('GET', '/api/stats/public');
     expect(response.body.last_updated).toBe(newest!.at);
+  });
+
+  it('writes nothing when the importer fails half-way: the files read before the bad one are not kept either', async () => {
+    // A new CPI print, then DGS2 again (11,635 rows: the importer writes in batches of 1,000, so the print is
+    // written before it reaches DGS10, the file it refuses).
+    const cpi = `${await readFile(`${DATA}fred/CPIAUCSL.csv`, 'utf8')}2017-06-01,250.5\n`;
+    mirror.routes['/fred/CPIAUCSL.csv'] = { body: cpi, contentType: 'text/csv' };
+    mirror.routes['/fred/DGS2.csv'] = { file: `${DATA}fred/DGS2.csv`, etag: '"half-way"' };
+    mirror.routes['/fred/DGS10.csv'] = { file: `${DATA}companies/fortune1000.csv` };
+    const before = await fingerprint();
+    const outcome = await run();
+    expect(outcome).toMatchObject({ status: 'failed', counts: null });
+    expect(await fingerprint()).toEqual(before);
+    const newPrint = await sql(`SELECT 1 FROM macro_indicators WHERE series_id = 'CPIAUCSL' AND date = '2017-06-01'`);
+    expect(newPrint).toEqual([]);
+
+    // Once the bad file is fixed, the same run keeps everything, the new print with it.
+    mirror.routes['/fred/DGS10.csv'] = { file: `${DATA}fred/DGS10.csv`, etag: '"fixed"' };
+    expect(await run()).toMatchObject({ status: 'succeeded' });
+    const [kept] = await sql<{ value: number }>(
+      `SELECT value FROM macro_indicators WHERE series_id = 'CPIAUCSL' AND date = '2017-06-01'`,
+    );
+    expect(kept).toEqual({ value: 250.5 });
   });
 });
