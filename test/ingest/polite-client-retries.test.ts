@@ -1,3 +1,5 @@
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureServer } from '../support/fixture-server.ts';
 import type { FixtureServer } from '../support/fixture-server.ts';
@@ -94,6 +96,18 @@ describe('the polite HTTP client: retries and rate', () => {
     expect(failure.httpStatus).toBeUndefined();
     expect(failure.message).toMatch(/^no answer: .+, after 3 attempts$/);
     expect(server.requestsTo('/reset.json')).toHaveLength(3);
+  });
+
+  it('says a refused connection by its code, naming no address (the reason is public on /api/stats/sources)', async () => {
+    const { client } = await testClient({ retries: 1, backoffBaseMs: 20 });
+    // A port that was free a moment ago: nothing listens there now, so the connection is refused.
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const { port } = closed.address() as AddressInfo;
+    await new Promise((resolve) => closed.close(resolve));
+    const failure = await failureOf(client, { url: `http://127.0.0.1:${port}/refused.json`, expect: 'json' });
+    expect(failure.code).toBe('network');
+    expect(failure.message).toBe('no answer: ECONNREFUSED (connection refused), after 2 attempts');
   });
 
   it('holds every request to a host that answered Retry-After, not only the one retried', async () => {

@@ -75,9 +75,28 @@ export async function receiveFile(response: Response, context: ReceiveContext): 
   return { path, sha256: staged.sha256, bytes: staged.bytes };
 }
 
-/** fetch says "fetch failed" or "terminated"; the cause says what happened (ECONNREFUSED, other side closed). */
+/** What a network error code means, in words that name no address. */
+const NETWORK_CODES: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'connection reset',
+  ETIMEDOUT: 'connection timed out',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+  ENOTFOUND: 'host name not found',
+  EAI_AGAIN: 'host name lookup failed',
+  UND_ERR_SOCKET: 'other side closed',
+  UND_ERR_CONNECT_TIMEOUT: 'connection timed out',
+  UND_ERR_HEADERS_TIMEOUT: 'no answer in time',
+  UND_ERR_BODY_TIMEOUT: 'the body stalled',
+};
+
+/**
+ * fetch says "fetch failed" or "terminated"; the cause says what happened. The reason is shown on the public
+ * /api/stats/sources, so an error with a code is told by its code: the messages name the address and port
+ * ("connect ECONNREFUSED 10.0.0.5:443", undici's "attempted address: …").
+ */
 export function networkReason(error: unknown): string {
   const cause = (error as { cause?: { code?: string; message?: string } })?.cause;
-  const message = cause?.message ?? (error as Error)?.message ?? String(error);
-  return cause?.code && !message.includes(cause.code) ? `${cause.code} ${message}` : message;
+  if (cause?.code) return `${cause.code} (${NETWORK_CODES[cause.code] ?? 'network error'})`;
+  return cause?.message ?? (error as Error)?.message ?? String(error);
 }
