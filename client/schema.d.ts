@@ -1241,9 +1241,9 @@ export interface components {
             /** Format: date-time */
             last_signal_at: string;
             /** @description The evidence: the 10 newest purchases (congressBuys counts them all). */
-            purchases: components["schemas"]["CongressionalTrade2"][];
+            purchases?: components["schemas"]["CongressionalTrade2"][];
             /** @description The evidence: the 10 newest signals (totalSignals counts them all). */
-            signals: components["schemas"]["Signal2"][];
+            signals?: components["schemas"]["Signal2"][];
         };
         WatchlistEntry: {
             ticker: string;
@@ -1970,7 +1970,7 @@ export interface operations {
                      *           "estimated_value": 176000,
                      *           "mortgage_balance": 0,
                      *           "equity_pct": 100,
-                     *           "last_sale_date": "2021-08-22",
+                     *           "last_sale_date": "2021-08-23",
                      *           "last_sale_price": 138000,
                      *           "owner_id": "owner_12",
                      *           "owner_name": "The Raynor Family Trust",
@@ -1991,7 +1991,7 @@ export interface operations {
                      *           "estimated_value": 179000,
                      *           "mortgage_balance": 0,
                      *           "equity_pct": 100,
-                     *           "last_sale_date": "2025-07-21",
+                     *           "last_sale_date": "2025-07-22",
                      *           "last_sale_price": 130000,
                      *           "owner_id": "owner_11",
                      *           "owner_name": "The Harber Family Trust",
@@ -2076,7 +2076,7 @@ export interface operations {
                      *         "estimated_value": 176000,
                      *         "mortgage_balance": 0,
                      *         "equity_pct": 100,
-                     *         "last_sale_date": "2021-08-22",
+                     *         "last_sale_date": "2021-08-23",
                      *         "last_sale_price": 138000,
                      *         "owner_id": "owner_12",
                      *         "owner_name": "The Raynor Family Trust",
@@ -2315,7 +2315,7 @@ export interface operations {
                      *           "bar_number": "MO569113",
                      *           "bar_status": "active",
                      *           "bar_verified": true,
-                     *           "verified_at": "2026-01-16T11:14:07.104Z",
+                     *           "verified_at": "2026-01-17T11:14:07.104Z",
                      *           "admitted_year": 1989,
                      *           "email": "earlene.adams@armstrongwindlerlaw.com",
                      *           "phone": "(573) 265-9094"
@@ -2417,7 +2417,7 @@ export interface operations {
                      *         "bar_number": "MO569113",
                      *         "bar_status": "active",
                      *         "bar_verified": true,
-                     *         "verified_at": "2026-01-16T11:14:07.104Z",
+                     *         "verified_at": "2026-01-17T11:14:07.104Z",
                      *         "admitted_year": 1989,
                      *         "email": "earlene.adams@armstrongwindlerlaw.com",
                      *         "phone": "(573) 265-9094"
@@ -2670,8 +2670,8 @@ export interface operations {
                      *           "tags": [
                      *             "q4"
                      *           ],
-                     *           "created_at": "2026-11-24T22:54:44.074Z",
-                     *           "updated_at": "2026-11-24T22:54:44.074Z"
+                     *           "created_at": "2026-11-25T10:55:50.922Z",
+                     *           "updated_at": "2026-11-25T10:55:50.922Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -2750,8 +2750,8 @@ export interface operations {
                      *         "tags": [
                      *           "q4"
                      *         ],
-                     *         "created_at": "2026-11-24T22:54:44.074Z",
-                     *         "updated_at": "2026-11-24T22:54:44.074Z"
+                     *         "created_at": "2026-11-25T10:55:50.922Z",
+                     *         "updated_at": "2026-11-25T10:55:50.922Z"
                      *       }
                      *     }
                      */
@@ -2788,8 +2788,8 @@ export interface operations {
                      *         "tags": [
                      *           "q4"
                      *         ],
-                     *         "created_at": "2026-11-24T22:54:44.074Z",
-                     *         "updated_at": "2026-11-24T22:54:44.074Z"
+                     *         "created_at": "2026-11-25T10:55:50.922Z",
+                     *         "updated_at": "2026-11-25T10:55:50.922Z"
                      *       }
                      *     }
                      */
@@ -2846,8 +2846,8 @@ export interface operations {
                      *         "tags": [
                      *           "q4"
                      *         ],
-                     *         "created_at": "2026-11-24T22:54:44.074Z",
-                     *         "updated_at": "2026-11-24T22:54:44.074Z"
+                     *         "created_at": "2026-11-25T10:55:50.922Z",
+                     *         "updated_at": "2026-11-25T10:55:50.922Z"
                      *       }
                      *     }
                      */
@@ -2904,8 +2904,8 @@ export interface operations {
                      *         "tags": [
                      *           "q4"
                      *         ],
-                     *         "created_at": "2026-11-24T22:54:44.074Z",
-                     *         "updated_at": "2026-11-24T22:54:44.167Z"
+                     *         "created_at": "2026-11-25T10:55:50.922Z",
+                     *         "updated_at": "2026-11-25T10:55:50.969Z"
                      *       }
                      *     }
                      */
@@ -2973,8 +2973,8 @@ export interface operations {
                      *         "tags": [
                      *           "q4"
                      *         ],
-                     *         "created_at": "2026-11-24T22:54:44.074Z",
-                     *         "updated_at": "2026-11-24T22:54:44.167Z"
+                     *         "created_at": "2026-11-25T10:55:50.922Z",
+                     *         "updated_at": "2026-11-25T10:55:50.969Z"
                      *       }
                      *     }
                      */
@@ -3050,7 +3050,7 @@ export interface operations {
                      *         "progress": 0,
                      *         "row_count": 0,
                      *         "error": null,
-                     *         "created_at": "2026-11-24T22:54:44.238Z",
+                     *         "created_at": "2026-11-25T10:55:51.022Z",
                      *         "started_at": null,
                      *         "completed_at": null,
                      *         "download_url": null
@@ -3116,8 +3116,8 @@ export interface operations {
                      *           "progress": 0,
                      *           "row_count": 0,
                      *           "error": null,
-                     *           "created_at": "2026-11-24T22:54:44.238Z",
-                     *           "started_at": "2026-11-24T22:54:44.244Z",
+                     *           "created_at": "2026-11-25T10:55:51.022Z",
+                     *           "started_at": "2026-11-25T10:55:51.024Z",
                      *           "completed_at": null,
                      *           "download_url": null
                      *         }
@@ -3193,8 +3193,8 @@ export interface operations {
                      *         "progress": 99,
                      *         "row_count": 40,
                      *         "error": null,
-                     *         "created_at": "2026-11-24T22:54:44.238Z",
-                     *         "started_at": "2026-11-24T22:54:44.244Z",
+                     *         "created_at": "2026-11-25T10:55:51.022Z",
+                     *         "started_at": "2026-11-25T10:55:51.024Z",
                      *         "completed_at": null,
                      *         "download_url": null
                      *       }
@@ -3259,7 +3259,7 @@ export interface operations {
                      *           "sentiment": "NEUTRAL",
                      *           "urgent": false,
                      *           "source_url": "https://fred.stlouisfed.org/series/DGS2",
-                     *           "created_at": "2026-11-23T23:53:11.216Z"
+                     *           "created_at": "2026-11-24T23:53:11.216Z"
                      *         },
                      *         {
                      *           "id": "dda15576-6032-4119-80ed-4e003be78eb0",
@@ -3272,7 +3272,7 @@ export interface operations {
                      *           "sentiment": "NEUTRAL",
                      *           "urgent": false,
                      *           "source_url": "https://www.sec.gov/Archives/edgar/data/1045810/000104581026324690/0001045810-26-324690-index.htm",
-                     *           "created_at": "2026-11-23T22:44:18.899Z"
+                     *           "created_at": "2026-11-24T22:44:18.899Z"
                      *         }
                      *       ],
                      *       "total": 200,
@@ -3342,7 +3342,7 @@ export interface operations {
                      *           "sentiment": "NEUTRAL",
                      *           "urgent": false,
                      *           "source_url": "https://fred.stlouisfed.org/series/DGS2",
-                     *           "created_at": "2026-11-23T23:53:11.216Z"
+                     *           "created_at": "2026-11-24T23:53:11.216Z"
                      *         },
                      *         {
                      *           "id": "9216fa55-d147-4372-b7fb-f2fe3c69a66b",
@@ -3355,7 +3355,7 @@ export interface operations {
                      *           "sentiment": "BEARISH",
                      *           "urgent": false,
                      *           "source_url": "https://fred.stlouisfed.org/series/DGS10",
-                     *           "created_at": "2026-11-23T10:16:56.828Z"
+                     *           "created_at": "2026-11-24T10:16:56.828Z"
                      *         }
                      *       ],
                      *       "total": 13,
@@ -3412,22 +3412,22 @@ export interface operations {
                     /**
                      * @example {
                      *       "yield_curve": {
-                     *         "date": "2026-11-23",
-                     *         "y3m": 4.11,
-                     *         "y2": 4.25,
-                     *         "y5": 4.3,
-                     *         "y10": 4.32,
+                     *         "date": "2026-11-24",
+                     *         "y3m": 4.15,
+                     *         "y2": 4.27,
+                     *         "y5": 4.35,
+                     *         "y10": 4.36,
                      *         "y30": 4.35,
-                     *         "spread_2_10": 0.07,
+                     *         "spread_2_10": 0.09,
                      *         "inverted": false,
                      *         "points": [
                      *           {
                      *             "tenor_months": 1,
-                     *             "rate_pct": 4.12
+                     *             "rate_pct": 4.13
                      *           },
                      *           {
                      *             "tenor_months": 2,
-                     *             "rate_pct": 4.12
+                     *             "rate_pct": 4.16
                      *           }
                      *         ]
                      *       }
@@ -3486,11 +3486,11 @@ export interface operations {
                      *           "series_id": "DGS10",
                      *           "name": "10-year Treasury yield",
                      *           "unit": "percent",
-                     *           "value": 4.32,
-                     *           "date": "2026-11-23",
-                     *           "previous_value": 4.34,
-                     *           "previous_date": "2026-11-20",
-                     *           "change": -0.02
+                     *           "value": 4.36,
+                     *           "date": "2026-11-24",
+                     *           "previous_value": 4.32,
+                     *           "previous_date": "2026-11-23",
+                     *           "change": 0.04
                      *         }
                      *       ]
                      *     }
@@ -3561,8 +3561,8 @@ export interface operations {
                      *           "amount_range": "$15,001 - $50,000",
                      *           "amount_low": 15001,
                      *           "amount_high": 50000,
-                     *           "trade_date": "2026-11-23",
-                     *           "disclosure_date": "2026-11-24",
+                     *           "trade_date": "2026-11-24",
+                     *           "disclosure_date": "2026-11-25",
                      *           "disclosure_lag_days": 1,
                      *           "late": false,
                      *           "source": "senate_efd",
@@ -3587,8 +3587,8 @@ export interface operations {
                      *           "amount_range": "$1,001 - $15,000",
                      *           "amount_low": 1001,
                      *           "amount_high": 15000,
-                     *           "trade_date": "2026-11-23",
-                     *           "disclosure_date": "2026-11-24",
+                     *           "trade_date": "2026-11-24",
+                     *           "disclosure_date": "2026-11-25",
                      *           "disclosure_lag_days": 1,
                      *           "late": false,
                      *           "source": "senate_efd",
@@ -3666,7 +3666,7 @@ export interface operations {
                      *           "insider_title": "Chief Executive Officer",
                      *           "security_title": "Common Stock",
                      *           "derivative": false,
-                     *           "transaction_date": "2026-11-23",
+                     *           "transaction_date": "2026-11-24",
                      *           "transaction_code": "F",
                      *           "shares": 2329,
                      *           "price_per_share": 22.15,
@@ -3691,7 +3691,7 @@ export interface operations {
                      *           "insider_title": "Chief Operating Officer",
                      *           "security_title": "Common Stock",
                      *           "derivative": false,
-                     *           "transaction_date": "2026-11-23",
+                     *           "transaction_date": "2026-11-24",
                      *           "transaction_code": "A",
                      *           "shares": 1931,
                      *           "price_per_share": null,
@@ -3763,7 +3763,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "days": 3650,
-                     *       "from": "2016-11-26",
+                     *       "from": "2016-11-27",
                      *       "total_trades": 300,
                      *       "top_members": [
                      *         {
@@ -3771,34 +3771,34 @@ export interface operations {
                      *           "member_name": "Veda Powlowski",
                      *           "party": "R",
                      *           "chamber": "senate",
-                     *           "trades": 22,
+                     *           "trades": 23,
                      *           "purchases": 8,
-                     *           "sales": 13
+                     *           "sales": 14
                      *         },
                      *         {
                      *           "bioguide_id": "W000236",
                      *           "member_name": "Mara Will",
                      *           "party": "R",
                      *           "chamber": "senate",
-                     *           "trades": 17,
-                     *           "purchases": 6,
-                     *           "sales": 11
+                     *           "trades": 14,
+                     *           "purchases": 5,
+                     *           "sales": 9
                      *         }
                      *       ],
                      *       "top_tickers": [
                      *         {
-                     *           "ticker": "AAPL",
-                     *           "trades": 19,
-                     *           "purchases": 9,
-                     *           "sales": 9,
-                     *           "members": 16
+                     *           "ticker": "NVDA",
+                     *           "trades": 21,
+                     *           "purchases": 8,
+                     *           "sales": 12,
+                     *           "members": 17
                      *         },
                      *         {
                      *           "ticker": "AMZN",
-                     *           "trades": 19,
-                     *           "purchases": 10,
-                     *           "sales": 8,
-                     *           "members": 17
+                     *           "trades": 17,
+                     *           "purchases": 9,
+                     *           "sales": 7,
+                     *           "members": 14
                      *         }
                      *       ]
                      *     }
@@ -3850,16 +3850,16 @@ export interface operations {
                      *         "headquarters": "New York, NY",
                      *         "founded": null,
                      *         "cik": "0001100663",
-                     *         "updatedAt": "2026-11-24T00:00:00.000Z"
+                     *         "updatedAt": "2026-11-25T00:00:00.000Z"
                      *       },
                      *       "quote": {
                      *         "price": 77.71,
                      *         "change": 0.68,
                      *         "changePct": 0.88,
-                     *         "as_of": "2026-11-23",
-                     *         "date": "2026-11-23",
+                     *         "as_of": "2026-11-24",
+                     *         "date": "2026-11-24",
                      *         "previousClose": 77.03,
-                     *         "previousDate": "2026-11-20"
+                     *         "previousDate": "2026-11-23"
                      *       },
                      *       "summary": {
                      *         "signals_total": 13,
@@ -3882,7 +3882,7 @@ export interface operations {
                      *           "sentiment": "NEUTRAL",
                      *           "urgent": false,
                      *           "source_url": "https://fred.stlouisfed.org/series/DGS2",
-                     *           "created_at": "2026-11-23T23:53:11.216Z"
+                     *           "created_at": "2026-11-24T23:53:11.216Z"
                      *         },
                      *         {
                      *           "id": "9216fa55-d147-4372-b7fb-f2fe3c69a66b",
@@ -3895,7 +3895,7 @@ export interface operations {
                      *           "sentiment": "BEARISH",
                      *           "urgent": false,
                      *           "source_url": "https://fred.stlouisfed.org/series/DGS10",
-                     *           "created_at": "2026-11-23T10:16:56.828Z"
+                     *           "created_at": "2026-11-24T10:16:56.828Z"
                      *         }
                      *       ],
                      *       "congressional_trades": []
@@ -3952,7 +3952,7 @@ export interface operations {
                      *             "Armed Services",
                      *             "Ways and Means"
                      *           ],
-                     *           "trades_count": 5,
+                     *           "trades_count": 3,
                      *           "similarity": 0.8333333134651184
                      *         }
                      *       ],
@@ -3995,6 +3995,7 @@ export interface operations {
                 limit?: number;
                 days?: number;
                 as_of?: string;
+                evidence?: boolean;
             };
             header?: never;
             path?: never;
@@ -4021,142 +4022,54 @@ export interface operations {
                      *         {
                      *           "ticker": "META",
                      *           "company_name": "Meta Platforms, Inc.",
-                     *           "congress_buys": 2,
+                     *           "congress_buys": 3,
                      *           "total_signals": 9,
                      *           "bullish_signals": 5,
                      *           "bearish_signals": 0,
-                     *           "purchase_amount": 15008001,
+                     *           "purchase_amount": 15183001.5,
                      *           "congress_members": [
-                     *             "Maxie Kuhic",
-                     *             "Shelley Brekke"
+                     *             "Matilde O'Connell",
+                     *             "Maxie Kuhic"
                      *           ],
-                     *           "score": 93.6,
+                     *           "score": 95.4,
                      *           "score_breakdown": {
-                     *             "members": 2,
-                     *             "purchases": 9.97,
+                     *             "members": 3.17,
+                     *             "purchases": 9.98,
                      *             "signals": 4.43
                      *           },
                      *           "first_purchase_date": "2026-09-04",
-                     *           "last_purchase_date": "2026-09-25",
-                     *           "last_signal_at": "2026-11-23T03:20:01.897Z",
-                     *           "purchases": [
-                     *             {
-                     *               "id": "743a1f3c-d537-4a1f-9bfb-813c02173c75",
-                     *               "member_name": "Shelley Brekke",
-                     *               "bioguide_id": "B000887",
-                     *               "party": "D",
-                     *               "chamber": "senate",
-                     *               "trade_date": "2026-09-25",
-                     *               "disclosure_date": "2026-10-12",
-                     *               "amount_range": "$5,000,001 - $25,000,000",
-                     *               "amount_low": 5000001,
-                     *               "amount_high": 25000000
-                     *             },
-                     *             {
-                     *               "id": "0e595bc6-a8da-4d9f-9a1f-851743477f8f",
-                     *               "member_name": "Maxie Kuhic",
-                     *               "bioguide_id": "K000481",
-                     *               "party": "R",
-                     *               "chamber": "senate",
-                     *               "trade_date": "2026-09-04",
-                     *               "disclosure_date": "2026-11-04",
-                     *               "amount_range": "$1,001 - $15,000",
-                     *               "amount_low": 1001,
-                     *               "amount_high": 15000
-                     *             }
-                     *           ],
-                     *           "signals": [
-                     *             {
-                     *               "id": "9e250696-9ba1-47ad-a4c6-bf9205aba0e4",
-                     *               "signal_type": "earnings_preview",
-                     *               "sentiment": "BULLISH",
-                     *               "materiality_score": 67,
-                     *               "created_at": "2026-11-23T03:20:01.897Z",
-                     *               "ai_summary": "Meta Platforms, Inc. (META) reports quarterly results on 2026-12-02; analysts expect EPS of $2.54, with estimates revised up this month."
-                     *             },
-                     *             {
-                     *               "id": "5b9bb929-b672-4fd3-a348-944f5b539ab6",
-                     *               "signal_type": "insider_buy",
-                     *               "sentiment": "BULLISH",
-                     *               "materiality_score": 80,
-                     *               "created_at": "2026-11-17T02:53:25.370Z",
-                     *               "ai_summary": "10% Owner Nikolas Johnston bought 8,930 shares of Meta Platforms, Inc. (META) at $45.38, an open-market purchase worth $405K."
-                     *             }
-                     *           ]
+                     *           "last_purchase_date": "2026-11-12",
+                     *           "last_signal_at": "2026-11-24T03:20:01.897Z"
                      *         },
                      *         {
                      *           "ticker": "NFLX",
                      *           "company_name": "Netflix, Inc.",
-                     *           "congress_buys": 3,
+                     *           "congress_buys": 2,
                      *           "total_signals": 2,
                      *           "bullish_signals": 2,
                      *           "bearish_signals": 0,
-                     *           "purchase_amount": 15016001.5,
+                     *           "purchase_amount": 15008001,
                      *           "congress_members": [
                      *             "Jo O'Hara",
-                     *             "Kathlyn Collier"
+                     *             "Kay Bednar"
                      *           ],
-                     *           "score": 93.5,
+                     *           "score": 91.1,
                      *           "score_breakdown": {
-                     *             "members": 3.17,
+                     *             "members": 2,
                      *             "purchases": 9.97,
                      *             "signals": 3.17
                      *           },
-                     *           "first_purchase_date": "2026-09-17",
-                     *           "last_purchase_date": "2026-11-19",
-                     *           "last_signal_at": "2026-11-08T23:32:26.604Z",
-                     *           "purchases": [
-                     *             {
-                     *               "id": "b49c2add-ea60-47cc-ac0f-cd172cfff679",
-                     *               "member_name": "Jo O'Hara",
-                     *               "bioguide_id": "O000637",
-                     *               "party": "D",
-                     *               "chamber": "senate",
-                     *               "trade_date": "2026-11-19",
-                     *               "disclosure_date": "2026-11-21",
-                     *               "amount_range": "$1,001 - $15,000",
-                     *               "amount_low": 1001,
-                     *               "amount_high": 15000
-                     *             },
-                     *             {
-                     *               "id": "840c59de-5624-48c7-8532-5fd822bdb65a",
-                     *               "member_name": "Kathlyn Collier",
-                     *               "bioguide_id": "C000659",
-                     *               "party": "D",
-                     *               "chamber": "house",
-                     *               "trade_date": "2026-09-30",
-                     *               "disclosure_date": "2026-11-05",
-                     *               "amount_range": "$1,001 - $15,000",
-                     *               "amount_low": 1001,
-                     *               "amount_high": 15000
-                     *             }
-                     *           ],
-                     *           "signals": [
-                     *             {
-                     *               "id": "bf5913fb-dc68-4d2c-aca1-649eda491332",
-                     *               "signal_type": "sec_filing",
-                     *               "sentiment": "BULLISH",
-                     *               "materiality_score": 63,
-                     *               "created_at": "2026-11-08T23:32:26.604Z",
-                     *               "ai_summary": "Netflix, Inc. (NFLX) filed an 8-K (Item 2.02): it reported preliminary quarterly results above its guidance range."
-                     *             },
-                     *             {
-                     *               "id": "24b93501-2e0d-4b9f-8c8f-c9d1665d8907",
-                     *               "signal_type": "earnings_preview",
-                     *               "sentiment": "BULLISH",
-                     *               "materiality_score": 56,
-                     *               "created_at": "2026-10-01T04:34:19.927Z",
-                     *               "ai_summary": "Netflix, Inc. (NFLX) reports quarterly results on 2026-10-08; analysts expect EPS of $1.38, with estimates revised up this month."
-                     *             }
-                     *           ]
+                     *           "first_purchase_date": "2026-09-18",
+                     *           "last_purchase_date": "2026-11-20",
+                     *           "last_signal_at": "2026-11-09T23:32:26.604Z"
                      *         }
                      *       ],
                      *       "window": {
-                     *         "from": "2026-08-25",
-                     *         "to": "2026-11-23",
+                     *         "from": "2026-08-26",
+                     *         "to": "2026-11-24",
                      *         "days": 90,
                      *         "basis": "newest_trade",
-                     *         "signals_from": "2026-08-25T00:00:00.000Z",
+                     *         "signals_from": "2026-08-26T00:00:00.000Z",
                      *         "signals_until": null
                      *       }
                      *     }
@@ -4206,15 +4119,15 @@ export interface operations {
                      *         {
                      *           "ticker": "TLT",
                      *           "company_name": "iShares 20+ Year Treasury Bond ETF",
-                     *           "added_at": "2026-11-24T22:54:43.367Z",
+                     *           "added_at": "2026-11-25T10:55:50.465Z",
                      *           "quote": {
                      *             "price": 77.71,
                      *             "change": 0.68,
                      *             "changePct": 0.88,
-                     *             "as_of": "2026-11-23",
-                     *             "date": "2026-11-23",
+                     *             "as_of": "2026-11-24",
+                     *             "date": "2026-11-24",
                      *             "previousClose": 77.03,
-                     *             "previousDate": "2026-11-20"
+                     *             "previousDate": "2026-11-23"
                      *           },
                      *           "latest_signal": {
                      *             "id": "818b53d5-b42f-490a-a292-ef8b02b48713",
@@ -4227,7 +4140,7 @@ export interface operations {
                      *             "sentiment": "NEUTRAL",
                      *             "urgent": false,
                      *             "source_url": "https://fred.stlouisfed.org/series/DGS2",
-                     *             "created_at": "2026-11-23T23:53:11.216Z"
+                     *             "created_at": "2026-11-24T23:53:11.216Z"
                      *           },
                      *           "latest_congressional_trade": null
                      *         }
@@ -4292,15 +4205,15 @@ export interface operations {
                      * @example {
                      *       "ticker": "TLT",
                      *       "company_name": "iShares 20+ Year Treasury Bond ETF",
-                     *       "added_at": "2026-11-24T22:54:43.367Z",
+                     *       "added_at": "2026-11-25T10:55:50.465Z",
                      *       "quote": {
                      *         "price": 77.71,
                      *         "change": 0.68,
                      *         "changePct": 0.88,
-                     *         "as_of": "2026-11-23",
-                     *         "date": "2026-11-23",
+                     *         "as_of": "2026-11-24",
+                     *         "date": "2026-11-24",
                      *         "previousClose": 77.03,
-                     *         "previousDate": "2026-11-20"
+                     *         "previousDate": "2026-11-23"
                      *       },
                      *       "latest_signal": {
                      *         "id": "818b53d5-b42f-490a-a292-ef8b02b48713",
@@ -4313,7 +4226,7 @@ export interface operations {
                      *         "sentiment": "NEUTRAL",
                      *         "urgent": false,
                      *         "source_url": "https://fred.stlouisfed.org/series/DGS2",
-                     *         "created_at": "2026-11-23T23:53:11.216Z"
+                     *         "created_at": "2026-11-24T23:53:11.216Z"
                      *       },
                      *       "latest_congressional_trade": null,
                      *       "created": true
@@ -4349,15 +4262,15 @@ export interface operations {
                      * @example {
                      *       "ticker": "TLT",
                      *       "company_name": "iShares 20+ Year Treasury Bond ETF",
-                     *       "added_at": "2026-11-24T22:54:43.367Z",
+                     *       "added_at": "2026-11-25T10:55:50.465Z",
                      *       "quote": {
                      *         "price": 77.71,
                      *         "change": 0.68,
                      *         "changePct": 0.88,
-                     *         "as_of": "2026-11-23",
-                     *         "date": "2026-11-23",
+                     *         "as_of": "2026-11-24",
+                     *         "date": "2026-11-24",
                      *         "previousClose": 77.03,
-                     *         "previousDate": "2026-11-20"
+                     *         "previousDate": "2026-11-23"
                      *       },
                      *       "latest_signal": {
                      *         "id": "818b53d5-b42f-490a-a292-ef8b02b48713",
@@ -4370,7 +4283,7 @@ export interface operations {
                      *         "sentiment": "NEUTRAL",
                      *         "urgent": false,
                      *         "source_url": "https://fred.stlouisfed.org/series/DGS2",
-                     *         "created_at": "2026-11-23T23:53:11.216Z"
+                     *         "created_at": "2026-11-24T23:53:11.216Z"
                      *       },
                      *       "latest_congressional_trade": null,
                      *       "created": true
@@ -4521,7 +4434,7 @@ export interface operations {
                      *       "headquarters": "New York, NY",
                      *       "founded": null,
                      *       "cik": "0001100663",
-                     *       "updated_at": "2026-11-24T00:00:00.000Z"
+                     *       "updated_at": "2026-11-25T00:00:00.000Z"
                      *     }
                      */
                     "application/json": components["schemas"]["CompanyProfile2"];
@@ -4565,23 +4478,23 @@ export interface operations {
                      * @example {
                      *       "briefings": [
                      *         {
-                     *           "date": "2026-11-24",
+                     *           "date": "2026-11-25",
                      *           "headline": "0 signals and 3 congressional trades",
                      *           "signals_count": 0,
                      *           "trades_count": 3,
-                     *           "url": "/api/briefings/2026-11-24"
+                     *           "url": "/api/briefings/2026-11-25"
                      *         },
                      *         {
-                     *           "date": "2026-11-23",
+                     *           "date": "2026-11-24",
                      *           "headline": "SPDR S&P 500 ETF Trust (SPY): macro data moves markets",
                      *           "signals_count": 12,
                      *           "trades_count": 2,
-                     *           "url": "/api/briefings/2026-11-23"
+                     *           "url": "/api/briefings/2026-11-24"
                      *         }
                      *       ],
-                     *       "total": 299,
+                     *       "total": 306,
                      *       "page": 1,
-                     *       "pages": 10,
+                     *       "pages": 11,
                      *       "total_is_estimate": false
                      *     }
                      */
@@ -4810,8 +4723,8 @@ export interface operations {
                      *           "disabled_reason": null,
                      *           "failing_since": null,
                      *           "previous_secret_expires_at": null,
-                     *           "created_at": "2026-11-24T22:54:44.595Z",
-                     *           "updated_at": "2026-11-24T22:54:44.595Z",
+                     *           "created_at": "2026-11-25T10:55:51.158Z",
+                     *           "updated_at": "2026-11-25T10:55:51.158Z",
                      *           "filters": {
                      *             "tickers": [
                      *               "AAPL"
@@ -4889,8 +4802,8 @@ export interface operations {
                      *       "disabled_reason": null,
                      *       "failing_since": null,
                      *       "previous_secret_expires_at": null,
-                     *       "created_at": "2026-11-24T22:54:44.595Z",
-                     *       "updated_at": "2026-11-24T22:54:44.595Z",
+                     *       "created_at": "2026-11-25T10:55:51.158Z",
+                     *       "updated_at": "2026-11-25T10:55:51.158Z",
                      *       "filters": {
                      *         "tickers": [
                      *           "AAPL"
@@ -4899,7 +4812,7 @@ export interface operations {
                      *         "chambers": [],
                      *         "members": []
                      *       },
-                     *       "secret": "whsec_ZFKMCzhw0pBYkxTnMMU6fLtuMAM98nbZeN3p8y4iYQ0="
+                     *       "secret": "whsec_YCNIaOAXdUChtY0tEQpyY91OsqozlmsdPO2AyDf+VDw="
                      *     }
                      */
                     "application/json": {
@@ -4975,8 +4888,8 @@ export interface operations {
                      *       "disabled_reason": null,
                      *       "failing_since": null,
                      *       "previous_secret_expires_at": null,
-                     *       "created_at": "2026-11-24T22:54:44.595Z",
-                     *       "updated_at": "2026-11-24T22:54:44.595Z",
+                     *       "created_at": "2026-11-25T10:55:51.158Z",
+                     *       "updated_at": "2026-11-25T10:55:51.158Z",
                      *       "filters": {
                      *         "tickers": [
                      *           "AAPL"
@@ -5093,8 +5006,8 @@ export interface operations {
                      *       "disabled_reason": null,
                      *       "failing_since": null,
                      *       "previous_secret_expires_at": null,
-                     *       "created_at": "2026-11-24T22:54:44.595Z",
-                     *       "updated_at": "2026-11-24T22:54:44.698Z",
+                     *       "created_at": "2026-11-25T10:55:51.158Z",
+                     *       "updated_at": "2026-11-25T10:55:51.224Z",
                      *       "filters": {
                      *         "tickers": [
                      *           "AAPL"
@@ -5145,8 +5058,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "id": "wh_1",
-                     *       "previous_secret_expires_at": "2026-11-25T22:54:44.719Z",
-                     *       "secret": "whsec_cqZulozARBl2cQf/GUc6YjNOlcbevqqGSeytyfGs68M="
+                     *       "previous_secret_expires_at": "2026-11-26T10:55:51.238Z",
+                     *       "secret": "whsec_U5rwUI0B0qVIXcMrBs2kJrfcqxPELiC7Q9Uu+9Tchmw="
                      *     }
                      */
                     "application/json": {
@@ -5199,17 +5112,17 @@ export interface operations {
                      * @example {
                      *       "delivery": {
                      *         "id": "whd_1",
-                     *         "event_id": "msg_ff28c55bceec449c87444af51c375cd2",
+                     *         "event_id": "msg_c2caf66e95f241128779ca2e2f3ee534",
                      *         "event_type": "ping",
                      *         "status": "pending",
                      *         "attempts": 0,
                      *         "response_code": null,
                      *         "latency_ms": null,
                      *         "error": null,
-                     *         "next_attempt_at": "2026-11-24T22:54:44.737Z",
+                     *         "next_attempt_at": "2026-11-25T10:55:51.246Z",
                      *         "last_attempt_at": null,
                      *         "delivered_at": null,
-                     *         "created_at": "2026-11-24T22:54:44.737Z"
+                     *         "created_at": "2026-11-25T10:55:51.246Z"
                      *       }
                      *     }
                      */
@@ -5260,17 +5173,17 @@ export interface operations {
                      *       "deliveries": [
                      *         {
                      *           "id": "whd_1",
-                     *           "event_id": "msg_ff28c55bceec449c87444af51c375cd2",
+                     *           "event_id": "msg_c2caf66e95f241128779ca2e2f3ee534",
                      *           "event_type": "ping",
                      *           "status": "pending",
                      *           "attempts": 0,
                      *           "response_code": null,
                      *           "latency_ms": null,
                      *           "error": null,
-                     *           "next_attempt_at": "2026-11-24T22:54:44.737Z",
+                     *           "next_attempt_at": "2026-11-25T10:55:51.246Z",
                      *           "last_attempt_at": null,
                      *           "delivered_at": null,
-                     *           "created_at": "2026-11-24T22:54:44.737Z"
+                     *           "created_at": "2026-11-25T10:55:51.246Z"
                      *         }
                      *       ],
                      *       "total": 1,
@@ -5328,17 +5241,17 @@ export interface operations {
                      * @example {
                      *       "delivery": {
                      *         "id": "whd_1",
-                     *         "event_id": "msg_ff28c55bceec449c87444af51c375cd2",
+                     *         "event_id": "msg_c2caf66e95f241128779ca2e2f3ee534",
                      *         "event_type": "ping",
                      *         "status": "pending",
                      *         "attempts": 0,
                      *         "response_code": null,
                      *         "latency_ms": null,
                      *         "error": null,
-                     *         "next_attempt_at": "2026-11-24T22:54:44.808Z",
+                     *         "next_attempt_at": "2026-11-25T10:55:51.295Z",
                      *         "last_attempt_at": null,
                      *         "delivered_at": null,
-                     *         "created_at": "2026-11-24T22:54:44.737Z"
+                     *         "created_at": "2026-11-25T10:55:51.246Z"
                      *       }
                      *     }
                      */
@@ -5429,12 +5342,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "token": "eyJhbGciOiJIUzI1NiIsImtpZCI6IjdkNjg1YTI2ZThiMSIsInR5cCI6IkpXVCJ9.eyJzdWIiOiI4ODk4YWFiOS0yZjE4LTQ2Y2ItODM3MS05YWRlN2I5NDZlOTIiLCJpc3MiOiJkYXRhLWdyYXBoIiwiaWF0IjoxNzk1NTYwODg1LCJleHAiOjE3OTU1NjQ0ODV9.uuIW-xRKwg3Q6ufr0XyS2rufwrLzj-_nhDIq678aklI",
+                     *       "token": "eyJhbGciOiJIUzI1NiIsImtpZCI6ImY5OTA4YzJlMDAyNyIsInR5cCI6IkpXVCJ9.eyJzdWIiOiI1NTdlZjFiZC1jNjljLTQ5NTctYTM0OC0xYTM2YjYwMmRlZmYiLCJpc3MiOiJkYXRhLWdyYXBoIiwiaWF0IjoxNzk1NjA0MTUxLCJleHAiOjE3OTU2MDc3NTF9.m73FvDUxtZSz9OJHHcGMnrCIC5BSeAuzGxqJ6XvV1mk",
                      *       "token_type": "Bearer",
-                     *       "expires_at": "2026-11-24T23:54:45.000Z",
+                     *       "expires_at": "2026-11-25T11:55:51.000Z",
                      *       "account": {
-                     *         "id": "8898aab9-2f18-46cb-8371-9ade7b946e92",
-                     *         "email": "openapi-1795560884879@example.com",
+                     *         "id": "557ef1bd-c69c-4957-a348-1a36b602deff",
+                     *         "email": "openapi-1795604151331@example.com",
                      *         "plan": "professional"
                      *       }
                      *     }
@@ -5490,21 +5403,21 @@ export interface operations {
                      * @example {
                      *       "keys": [
                      *         {
-                     *           "id": "60fcf1fe-14c6-4198-bf7b-4b83b1055ebe",
+                     *           "id": "32fec2f3-9753-401c-a355-01d9452d1885",
                      *           "name": "default",
                      *           "mode": "live",
-                     *           "prefix": "sk_live_7Ae5",
-                     *           "created_at": "2026-11-24T22:54:44.882Z",
+                     *           "prefix": "sk_live_CM7S",
+                     *           "created_at": "2026-11-25T10:55:51.332Z",
                      *           "last_used_at": null,
                      *           "revoked_at": null,
                      *           "calls_used": 0
                      *         },
                      *         {
-                     *           "id": "cdbc1ef1-d14c-4159-b9bc-dfc0006500ae",
+                     *           "id": "b70c9715-7fd9-4a66-a69a-80231012c259",
                      *           "name": "ci",
                      *           "mode": "sandbox",
-                     *           "prefix": "sk_test_Sd0o",
-                     *           "created_at": "2026-11-24T22:54:45.292Z",
+                     *           "prefix": "sk_test_6VTn",
+                     *           "created_at": "2026-11-25T10:55:51.552Z",
                      *           "last_used_at": null,
                      *           "revoked_at": null,
                      *           "calls_used": 0
@@ -5573,15 +5486,15 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "cdbc1ef1-d14c-4159-b9bc-dfc0006500ae",
+                     *       "id": "b70c9715-7fd9-4a66-a69a-80231012c259",
                      *       "name": "ci",
                      *       "mode": "sandbox",
-                     *       "prefix": "sk_test_Sd0o",
-                     *       "created_at": "2026-11-24T22:54:45.292Z",
+                     *       "prefix": "sk_test_6VTn",
+                     *       "created_at": "2026-11-25T10:55:51.552Z",
                      *       "last_used_at": null,
                      *       "revoked_at": null,
                      *       "calls_used": 0,
-                     *       "key": "sk_test_Sd0ob0SJ0zD2m9L01He3qD8FeFSxlCLj3FY46ILnltY"
+                     *       "key": "sk_test_6VTnaXUvWfSCab-qVayeLctSGMUKZ4f8loox7f_2EGo"
                      *     }
                      */
                     "application/json": {
@@ -5635,13 +5548,13 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "cdbc1ef1-d14c-4159-b9bc-dfc0006500ae",
+                     *       "id": "b70c9715-7fd9-4a66-a69a-80231012c259",
                      *       "name": "ci",
                      *       "mode": "sandbox",
-                     *       "prefix": "sk_test_Sd0o",
-                     *       "created_at": "2026-11-24T22:54:45.292Z",
+                     *       "prefix": "sk_test_6VTn",
+                     *       "created_at": "2026-11-25T10:55:51.552Z",
                      *       "last_used_at": null,
-                     *       "revoked_at": "2026-11-24T22:54:45.340Z",
+                     *       "revoked_at": "2026-11-25T10:55:51.570Z",
                      *       "calls_used": 0
                      *     }
                      */
@@ -5697,8 +5610,8 @@ export interface operations {
                      *       "mode": "live",
                      *       "plan": "institutional",
                      *       "period": {
-                     *         "start": "2026-11-24T00:00:00.000Z",
-                     *         "end": "2026-11-25T00:00:00.000Z"
+                     *         "start": "2026-11-25T00:00:00.000Z",
+                     *         "end": "2026-11-26T00:00:00.000Z"
                      *       },
                      *       "calls": 1,
                      *       "allowance": 100000,
@@ -5761,15 +5674,15 @@ export interface operations {
                     /**
                      * @example {
                      *       "mode": "live",
-                     *       "from": "2026-11-18",
-                     *       "to": "2026-11-24",
+                     *       "from": "2026-11-19",
+                     *       "to": "2026-11-25",
                      *       "days": [
                      *         {
-                     *           "date": "2026-11-18",
+                     *           "date": "2026-11-19",
                      *           "calls": 0
                      *         },
                      *         {
-                     *           "date": "2026-11-19",
+                     *           "date": "2026-11-20",
                      *           "calls": 0
                      *         }
                      *       ]

@@ -68,8 +68,8 @@ export interface SelectionSchemaOptions {
 
 /**
  * The JSON Schema of an operation's `data`, walked from its selection set against the API schema: keys are the
- * aliases (the REST shapes' snake_case names), every selected field is required, nothing else is allowed, so a
- * response that grows or loses a field fails its schema. The route tables use inline selections only.
+ * aliases (the REST shapes' snake_case names), every selected field is required (unless under `@include` or
+ * `@skip`), nothing else is allowed, so a response that grows or loses a field fails its schema. The route tables use inline selections only.
  */
 export function selectionSchema(
   schema: GraphQLSchema,
@@ -82,6 +82,8 @@ export function selectionSchema(
 
   const objectSchema = (type: GraphQLObjectType, selectionSet: SelectionSetNode): JsonSchema => {
     const properties: Record<string, JsonSchema> = {};
+    // A field under @include or @skip is in the answer only when its variable says so.
+    const conditional = new Set<string>();
     for (const selection of selectionSet.selections) {
       if (selection.kind !== Kind.FIELD) throw new Error('route operations select fields inline, without fragments');
       if (selection.name.value === '__typename') continue;
@@ -91,8 +93,11 @@ export function selectionSchema(
       let fieldSchema = outputSchema(field.type, selection);
       if (options.mayBeOmitted?.(type, field.name)) fieldSchema = nullable(fieldSchema);
       properties[key] = withDescription(fieldSchema, field);
+      if (selection.directives?.some((directive) => ['include', 'skip'].includes(directive.name.value)))
+        conditional.add(key);
     }
-    return { type: 'object', properties, required: Object.keys(properties), additionalProperties: false };
+    const required = Object.keys(properties).filter((key) => !conditional.has(key));
+    return { type: 'object', properties, required, additionalProperties: false };
   };
 
   const outputSchema = (type: GraphQLOutputType, selection: FieldNode): JsonSchema => {

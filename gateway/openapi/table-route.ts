@@ -1,4 +1,4 @@
-import { Kind, parse } from 'graphql';
+import { Kind, parse, valueFromASTUntyped } from 'graphql';
 import type { GraphQLSchema, OperationDefinitionNode } from 'graphql';
 import { planReaches, ruleFor } from '../auth/plan-access.ts';
 import type { BodyFieldType, BodyFields, BodyReader } from '../rest/body-variables.ts';
@@ -54,7 +54,12 @@ function parametersOf(route: RestRoute, schema: GraphQLSchema, operation: Operat
     ([name, variable]: [string, string]) => {
       // The GraphQL type says the type and the enum; the subgraph's rule adds ranges, patterns and the default.
       const typed = namedTypeSchema(types.get(variable)!);
-      const parameterSchema = { ...rules.get(variable), ...typed };
+      const definition = operation.variableDefinitions?.find((each) => each.variable.name.value === variable);
+      // A default the operation itself gives (`$evidence: Boolean = false`): the argument rule has none.
+      const declared: JsonSchema = definition?.defaultValue
+        ? { default: valueFromASTUntyped(definition.defaultValue) }
+        : {};
+      const parameterSchema: JsonSchema = { ...declared, ...rules.get(variable), ...typed };
       if (name === 'sort' && Array.isArray(typed.enum)) parameterSchema.enum = sortValues(typed.enum);
       return { name, in: where, required: where === 'path' || nonNull.has(variable), schema: parameterSchema };
     };

@@ -207,7 +207,7 @@ export const marketsRoutes: RestRoute[] = [
   {
     method: 'GET',
     path: '/api/leads/convergence',
-    operation: `query Convergence($limit: Int, $days: Int, $asOf: String) {
+    operation: `query Convergence($limit: Int, $days: Int, $asOf: String, $evidence: Boolean = false) {
       convergence(limit: $limit, days: $days, asOf: $asOf) {
         window { from to days basis signals_from: signalsFrom signals_until: signalsUntil }
         leads {
@@ -215,14 +215,15 @@ export const marketsRoutes: RestRoute[] = [
           bullish_signals: bullishSignals bearish_signals: bearishSignals purchase_amount: purchaseAmount
           congress_members: congressMembers score score_breakdown: scoreBreakdown { members purchases signals }
           first_purchase_date: firstPurchaseDate last_purchase_date: lastPurchaseDate last_signal_at: lastSignalAt
-          purchases { id member_name: memberName bioguide_id: bioguideId party chamber trade_date: tradeDate
+          purchases @include(if: $evidence) { id member_name: memberName bioguide_id: bioguideId party chamber trade_date: tradeDate
             disclosure_date: disclosureDate amount_range: amountRange amount_low: amountLow amount_high: amountHigh }
-          signals { id signal_type: signalType sentiment materiality_score: materialityScore created_at: createdAt ai_summary: aiSummary }
+          signals @include(if: $evidence) { id signal_type: signalType sentiment materiality_score: materialityScore created_at: createdAt ai_summary: aiSummary }
         }
       }
     }`,
-    query: { limit: 'limit', days: 'days', as_of: 'asOf' },
-    // The documented `{leads}`, with the window the leads were counted over beside it.
+    query: { limit: 'limit', days: 'days', as_of: 'asOf', evidence: 'evidence' },
+    // The documented `{leads}`, with the window the leads were counted over beside it. Each lead's evidence
+    // (its newest purchases and signals) is most of the answer's bytes and time: it comes with `evidence=true`.
     respond: (data) => {
       const { window, leads } = data.convergence as { window: unknown; leads: unknown };
       return { leads, window };

@@ -16,6 +16,8 @@ export interface ConvergenceWindow {
   /** Midnight after the last day of counted signals; null: through the newest signal. */
   signalsUntil: Date | null;
   limit: number;
+  /** Load each lead's evidence rows (purchases, signals); false leaves both lists empty. Default true. */
+  evidence?: boolean;
 }
 
 interface EvidenceRow {
@@ -200,10 +202,14 @@ export async function convergenceLeadsFromDatabase(db: Database, window: Converg
     chosen.map((lead) => lead.ticker),
   ]);
   const detailOf = new Map(details.map((detail) => [detail.ticker, detail]));
-  const [purchases, signals] = await Promise.all([
-    db.prisma.congressionalTrade.findMany({ where: { id: { in: details.flatMap((row) => row.purchase_ids) } } }),
-    db.prisma.signal.findMany({ where: { id: { in: details.flatMap((row) => row.signal_ids) } } }),
-  ]);
+  // The evidence is most of an answer (20 leads × 20 rows with their summaries, 145 kB): read only when asked.
+  const withEvidence = window.evidence ?? true;
+  const [purchases, signals] = withEvidence
+    ? await Promise.all([
+        db.prisma.congressionalTrade.findMany({ where: { id: { in: details.flatMap((row) => row.purchase_ids) } } }),
+        db.prisma.signal.findMany({ where: { id: { in: details.flatMap((row) => row.signal_ids) } } }),
+      ])
+    : [[], []];
   const tradeById = new Map(purchases.map((trade) => [trade.id, trade]));
   const signalById = new Map(signals.map((signal) => [signal.id, signal]));
   return chosen.map(({ row, evidence, score, parts }) => {

@@ -1,5 +1,5 @@
-import { Kind } from 'graphql';
-import type { GraphQLResolveInfo, SelectionSetNode } from 'graphql';
+import { GraphQLIncludeDirective, GraphQLSkipDirective, Kind, getDirectiveValues } from 'graphql';
+import type { GraphQLResolveInfo, SelectionNode, SelectionSetNode } from 'graphql';
 
 /**
  * The names of the fields selected directly under the resolving field, through fragments and inline fragments of
@@ -17,4 +17,29 @@ export function selectedFieldNames(info: GraphQLResolveInfo): Set<string> {
   };
   for (const node of info.fieldNodes) collect(node.selectionSet);
   return names;
+}
+
+/** Whether a field or fragment is executed under its `@skip` / `@include`, with the request's variables. */
+function included(node: SelectionNode, info: GraphQLResolveInfo): boolean {
+  if (getDirectiveValues(GraphQLSkipDirective, node, info.variableValues)?.if === true) return false;
+  return getDirectiveValues(GraphQLIncludeDirective, node, info.variableValues)?.if !== false;
+}
+
+/**
+ * Whether the field at `path` below the resolving field (`['leads', 'purchases']`) will be executed: through
+ * fragments, and honouring `@skip`/`@include`, so a resolver can leave out what an operation asks for only on
+ * request (`purchases @include(if: $evidence)`).
+ */
+export function executesPath(info: GraphQLResolveInfo, path: readonly string[]): boolean {
+  const within = (selectionSet: SelectionSetNode | undefined, rest: readonly string[]): boolean =>
+    (selectionSet?.selections ?? []).some((selection) => {
+      if (!included(selection, info)) return false;
+      if (selection.kind === Kind.FIELD) {
+        if (selection.name.value !== rest[0]) return false;
+        return rest.length === 1 || within(selection.selectionSet, rest.slice(1));
+      }
+      if (selection.kind === Kind.INLINE_FRAGMENT) return within(selection.selectionSet, rest);
+      return within(info.fragments[selection.name.value]?.selectionSet, rest);
+    });
+  return info.fieldNodes.some((node) => within(node.selectionSet, path));
 }

@@ -40,7 +40,7 @@ describe('convergence on the real files', () => {
               (SELECT max(created_at)::date::text FROM signals) AS signals`,
     );
     expect(ends!.signals < ends!.trades).toBe(true);
-    const response = await service.get('/api/leads/convergence', key);
+    const response = await service.get('/api/leads/convergence?evidence=true', key);
     expect(response.status).toBe(200);
     const { window, leads } = response.body as { window: { from: string; to: string; basis: string }; leads: Lead[] };
     const from = new Date(Date.parse(`${ends!.signals}T00:00:00Z`) - 90 * 86_400_000).toISOString().slice(0, 10);

@@ -263,7 +263,7 @@ describe('GET /api/leads/convergence', () => {
   }
 
   it('counts the 90 days up to the newest trade, with the documented fields, score and evidence', async () => {
-    const response = await service.get('/api/leads/convergence', key);
+    const response = await service.get('/api/leads/convergence?evidence=true', key);
     expect(response.status).toBe(200);
     const { leads, window } = response.body;
     const to = await newestTradeDay();
@@ -316,9 +316,22 @@ describe('GET /api/leads/convergence', () => {
     expect(leads[1].score_breakdown.signals).toBeLessThan(0);
   });
 
+  it('leaves each lead’s evidence out unless asked, with everything else the same', async () => {
+    const withEvidence = (await service.get('/api/leads/convergence?evidence=true', key)).body;
+    for (const query of ['', '?evidence=false']) {
+      const response = await service.get(`/api/leads/convergence${query}`, key);
+      expect(response.status).toBe(200);
+      expect(response.body).toEqual({
+        window: withEvidence.window,
+        leads: withEvidence.leads.map(({ purchases: _p, signals: _s, ...lead }: Record<string, unknown>) => lead),
+      });
+    }
+    expectError(await service.get('/api/leads/convergence?evidence=yes', key), 400, 'invalid_parameter', ['evidence']);
+  });
+
   it('counts a window as_of a past day, nothing after it', async () => {
     const asOf = isoDay(12);
-    const response = await service.get(`/api/leads/convergence?as_of=${asOf}&days=30`, key);
+    const response = await service.get(`/api/leads/convergence?as_of=${asOf}&days=30&evidence=true`, key);
     expect(response.status, response.text).toBe(200);
     const { leads, window } = response.body;
     expect(window).toMatchObject({

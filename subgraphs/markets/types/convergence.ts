@@ -1,7 +1,9 @@
+import type { GraphQLResolveInfo } from 'graphql';
 import { z } from 'zod';
 import { signalHistoryStart } from '../../platform/plans.ts';
 import { argument, defineArguments } from '../../platform/arguments.ts';
 import { isoDate } from '../../platform/dates.ts';
+import { executesPath } from '../../platform/selection.ts';
 import type { Plan, RequestContext } from '../../platform/context.ts';
 import type { Database } from '../../platform/database.ts';
 import { builder } from '../builder.ts';
@@ -162,11 +164,20 @@ export async function convergenceWindow(
   return { from, to, days, basis, signalsFrom, signalsUntil };
 }
 
-/** The window of the arguments, its signals cut to the caller's plan history, and the leads in it. */
-async function convergence(args: object, context: RequestContext): Promise<ConvergenceSource> {
+/**
+ * The window of the arguments, its signals cut to the caller's plan history, and the leads in it; their evidence
+ * rows only when the operation executes `purchases` or `signals` under `leadsPath`.
+ */
+async function convergence(
+  args: object,
+  context: RequestContext,
+  info: GraphQLResolveInfo,
+  leadsPath: string[],
+): Promise<ConvergenceSource> {
   const { limit, days, asOf } = leadArgs.parse(args);
   const window = await convergenceWindow(context.db, days, asOf, context.viewer?.plan);
-  return { window, leads: await convergenceLeadsFromDatabase(context.db, { ...window, limit }) };
+  const evidence = ['purchases', 'signals'].some((field) => executesPath(info, [...leadsPath, field]));
+  return { window, leads: await convergenceLeadsFromDatabase(context.db, { ...window, limit, evidence }) };
 }
 
 builder.queryFields((t) => ({
@@ -174,12 +185,12 @@ builder.queryFields((t) => ({
     type: Convergence,
     description: 'Tickers where congressional purchases and signals of one window coincide, best score first.',
     args: leadArgs.graphql(t.arg),
-    resolve: (_root, args, context) => convergence(args, context),
+    resolve: (_root, args, context, info) => convergence(args, context, info, ['leads']),
   }),
   convergenceLeads: t.field({
     type: [ConvergenceLead],
     description: 'The leads of `convergence` alone (same arguments).',
     args: leadArgs.graphql(t.arg),
-    resolve: async (_root, args, context) => (await convergence(args, context)).leads,
+    resolve: async (_root, args, context, info) => (await convergence(args, context, info, [])).leads,
   }),
 }));

@@ -75,7 +75,8 @@ function leadData(lead: Lead) {
  */
 export async function announceConvergenceChanges(db: Database): Promise<number> {
   const window = await convergenceWindow(db, CONVERGENCE_DEFAULT_DAYS, undefined, 'institutional');
-  const leads = await convergenceLeadsFromDatabase(db, { ...window, limit: FOLLOWED_LEADS });
+  // The events carry no evidence lists (leadData), so their rows are not read.
+  const leads = await convergenceLeadsFromDatabase(db, { ...window, limit: FOLLOWED_LEADS, evidence: false });
   const current = leads.map((lead) => ({ ticker: lead.ticker, score: lead.score, lead: leadData(lead) }));
   const [row] = await db.sql.query<{ announced: number }>(
     `WITH current AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(ticker text, score float8, lead jsonb)),
