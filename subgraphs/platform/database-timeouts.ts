@@ -26,9 +26,16 @@ export function configuredDatabaseTimeouts(): DatabaseTimeouts {
   };
 }
 
+/**
+ * How long bulk work (seeds, imports, COPY, migrations) waits for a connection. Its own parallel loads keep the
+ * server busy: at 10M records, with contacts, owners and properties loading and indexes building, the firms
+ * chain's connection took over the serving 5 s and the seed lost the legal vertical.
+ */
+const BULK_CONNECT_TIMEOUT_MS = 60_000;
+
 /** The pg.Pool options of a set of timeouts; `false` leaves statements unbounded (bulk loads, migrations). */
-export function poolTimeoutOptions(timeouts: DatabaseTimeouts | false, connectMs = env.DB_CONNECT_TIMEOUT_MS) {
-  if (!timeouts) return { connectionTimeoutMillis: connectMs };
+export function poolTimeoutOptions(timeouts: DatabaseTimeouts | false) {
+  if (!timeouts) return { connectionTimeoutMillis: Math.max(env.DB_CONNECT_TIMEOUT_MS, BULK_CONNECT_TIMEOUT_MS) };
   return {
     connectionTimeoutMillis: timeouts.connectMs,
     statement_timeout: timeouts.statementMs,
