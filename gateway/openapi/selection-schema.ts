@@ -69,7 +69,8 @@ export interface SelectionSchemaOptions {
 /**
  * The JSON Schema of an operation's `data`, walked from its selection set against the API schema: keys are the
  * aliases (the REST shapes' snake_case names), every selected field is required (unless under `@include` or
- * `@skip`), nothing else is allowed, so a response that grows or loses a field fails its schema. The route tables use inline selections only.
+ * `@skip`), nothing else is allowed, so a response that grows or loses a field fails its schema. The route
+ * tables use inline selections only.
  */
 export function selectionSchema(
   schema: GraphQLSchema,

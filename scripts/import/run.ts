@@ -14,10 +14,10 @@ export interface ImportResult extends ImportCounts {
 }
 
 /**
- * Runs one source's importer over its files in one transaction against an open, migrated database, then refreshes the market
- * rollups, announces new briefings and convergence changes (webhooks), and `ANALYZE`s every table the run
- * wrote: the planner's estimates (list totals past EXACT_TOTAL_LIMIT, docs/api.md "Totals") must know the new
- * rows, and PGlite has no autovacuum to get there.
+ * Runs one source's importer over its files in one transaction against an open, migrated database, then
+ * refreshes the market rollups, announces new briefings and convergence changes (webhooks), and `ANALYZE`s every
+ * table the run wrote: the planner's estimates (list totals past EXACT_TOTAL_LIMIT, docs/api.md "Totals") must
+ * know the new rows, and PGlite has no autovacuum to get there.
  */
 export async function runImport(
   db: Database,
