@@ -113,8 +113,8 @@ export async function searchMembers(
          FROM members WHERE ${match.condition}
          ORDER BY titled DESC, similarity DESC, full_name, bioguide_id LIMIT ${RANKED_POOL}),
        counted AS (
-         SELECT matched.*, (SELECT count(*)::int FROM congressional_trades c
-                            WHERE c.bioguide_id = matched.bioguide_id AND c.superseded_by_id IS NULL) AS trades
+         SELECT matched.*, coalesce((SELECT t.trades FROM market_member_trades t
+                                      WHERE t.bioguide_id = matched.bioguide_id), 0) AS trades
          FROM matched)
        SELECT bioguide_id, similarity, trades FROM counted
        ORDER BY titled DESC, similarity DESC, trades DESC, full_name, bioguide_id

@@ -13,6 +13,7 @@ export const MARKET_ROLLUPS = [
   'market_ticker_members',
   'market_disclosure_days',
   'market_purchase_days',
+  'market_member_trades',
 ] as const;
 
 /** Recomputes every rollup; readers keep the previous contents until each one is done (CONCURRENTLY). */

@@ -41,9 +41,9 @@ export const Member = builder.prismaObject('Member', {
 });
 
 /**
- * Trades in force per member, one statement for all members of a response. Each count is an index-only scan of
- * the partial bioguide_id index; Prisma's relation count aggregated every trade of the table (a parallel
- * sequential scan of all 500k trades at 1M, 325 ms) before joining the few members asked for.
+ * Trades in force per member, one statement for all members of a response, from the `market_member_trades`
+ * rollup (as of its last refresh, like every rollup: docs/api.md "Rollups and freshness"). Counted per request
+ * it read each member's every trade (~35k at 10M); Prisma's relation count aggregated every trade of the table.
  */
 function tradesCountByMember(context: RequestContext) {
   return loaderFor(
@@ -52,9 +52,9 @@ function tradesCountByMember(context: RequestContext) {
     () =>
       new DataLoader<string, number>(async (bioguideIds) => {
         const rows = await context.db.sql.query<{ bioguide_id: string; trades: number }>(
-          `SELECT m.bioguide_id, (SELECT count(*)::int FROM congressional_trades c
-                                 WHERE c.bioguide_id = m.bioguide_id AND c.superseded_by_id IS NULL) AS trades
-           FROM unnest($1::text[]) AS m(bioguide_id)`,
+          `SELECT m.bioguide_id, t.trades
+             FROM unnest($1::text[]) AS m(bioguide_id)
+             JOIN market_member_trades t ON t.bioguide_id = m.bioguide_id`,
           [bioguideIds],
         );
         const counts = new Map(rows.map((row) => [row.bioguide_id, Number(row.trades)]));
