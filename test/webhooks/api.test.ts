@@ -17,7 +17,9 @@ let live: { key: string; accountId: string };
 
 beforeAll(async () => {
   await receiver.start();
-  service = await startTestService({ server: { webhooks: { allowPrivate: true, pollMs: 50, timeoutMs: 2_000 } } });
+  // The worker's default 10 s attempt timeout: with 2 s, a ping answered late under the full suite's load is a
+  // failed attempt that waits a minute for its retry, longer than the test waits (the likely cause of one failure).
+  service = await startTestService({ server: { webhooks: { allowPrivate: true, pollMs: 50 } } });
   live = await service.createKey({ mode: 'live' });
 });
 afterAll(async () => {
