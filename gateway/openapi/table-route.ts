@@ -49,16 +49,18 @@ function parametersOf(route: RestRoute, schema: GraphQLSchema, operation: Operat
       .filter((definition) => definition.type.kind === Kind.NON_NULL_TYPE)
       .map((definition) => definition.variable.name.value),
   );
+  // A default the operation itself gives (`$evidence: Boolean = false`): no argument rule declares it.
+  const declaredDefaults = new Map(
+    (operation.variableDefinitions ?? [])
+      .filter((definition) => definition.defaultValue)
+      .map((definition) => [definition.variable.name.value, valueFromASTUntyped(definition.defaultValue!)]),
+  );
   const describe =
     (where: 'query' | 'path') =>
     ([name, variable]: [string, string]) => {
       // The GraphQL type says the type and the enum; the subgraph's rule adds ranges, patterns and the default.
       const typed = namedTypeSchema(types.get(variable)!);
-      const definition = operation.variableDefinitions?.find((each) => each.variable.name.value === variable);
-      // A default the operation itself gives (`$evidence: Boolean = false`): the argument rule has none.
-      const declared: JsonSchema = definition?.defaultValue
-        ? { default: valueFromASTUntyped(definition.defaultValue) }
-        : {};
+      const declared: JsonSchema = declaredDefaults.has(variable) ? { default: declaredDefaults.get(variable) } : {};
       const parameterSchema: JsonSchema = { ...declared, ...rules.get(variable), ...typed };
       if (name === 'sort' && Array.isArray(typed.enum)) parameterSchema.enum = sortValues(typed.enum);
       return { name, in: where, required: where === 'path' || nonNull.has(variable), schema: parameterSchema };
