@@ -23,9 +23,11 @@ export function companyPageQuery(params: URLSearchParams): CompanyPageQuery {
 }
 
 /**
- * The same statements the resolver sends (the page through Prisma, all scalar columns, ordered by ai_score with id
- * as tie-breaker; the total as subgraphs/platform/totals.ts counts it, capped at 10,000 and estimated past it),
- * written by hand and run concurrently as GraphQL runs them.
+ * The same statements the resolver sends: the page written by hand (all scalar columns, ordered by ai_score with
+ * id as tie-breaker), and the total by the resolver's own counting (subgraphs/platform/totals.ts), which is
+ * already SQL through `pg`: capped at 10,000, then the planner's estimate, recounted up to 50,000 when the
+ * estimate is under that. Both run concurrently, as GraphQL runs them, so this line differs from the service
+ * only in how the page is read and in the layers above it.
  */
 export async function companiesPageViaSql(db: Database, query: CompanyPageQuery) {
   const conditions: string[] = [];
@@ -34,30 +36,24 @@ export async function companiesPageViaSql(db: Database, query: CompanyPageQuery)
   if (query.state !== undefined) conditions.push(`state = $${params.push(query.state)}`);
   if (query.minScore !== undefined) conditions.push(`ai_score >= $${params.push(query.minScore)}`);
   const where = conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : '';
-  const [rows, [count]] = await Promise.all([
+  const [rows, total] = await Promise.all([
     db.sql.query(
       `SELECT * FROM companies ${where} ORDER BY ai_score DESC, id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
       [...params, query.perPage, (query.page - 1) * query.perPage],
     ),
-    db.sql.query<{ total: number }>(
-      `SELECT count(*)::int AS total FROM (SELECT 1 FROM companies ${where} LIMIT 10001) AS capped`,
-      params,
-    ),
+    countTotal(db, 'Company', companyWhere(query)),
   ]);
-  if (count!.total <= 10_000) return { data: rows, total: count!.total };
-  const [plan] = await db.sql.query<{ 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] }>(
-    `EXPLAIN (FORMAT JSON) SELECT 1 FROM companies ${where}`,
-    params,
-  );
-  return { data: rows, total: Math.max(10_001, plan!['QUERY PLAN'][0].Plan['Plan Rows']) };
+  return { data: rows, total: total.total };
 }
 
+const companyWhere = (query: CompanyPageQuery): Prisma.CompanyWhereInput => ({
+  industry: query.industry,
+  state: query.state,
+  aiScore: { gte: query.minScore },
+});
+
 export async function companiesPageViaPrisma(db: Database, query: CompanyPageQuery) {
-  const where: Prisma.CompanyWhereInput = {
-    industry: query.industry,
-    state: query.state,
-    aiScore: { gte: query.minScore },
-  };
+  const where = companyWhere(query);
   const [rows, total] = await Promise.all([
     db.prisma.company.findMany({
       where,
@@ -65,7 +61,7 @@ export async function companiesPageViaPrisma(db: Database, query: CompanyPageQue
       skip: (query.page - 1) * query.perPage,
       take: query.perPage,
     }),
-    countTotal(db, 'Company', where, 10_000).then((counted) => counted.total),
+    countTotal(db, 'Company', where).then((counted) => counted.total),
   ]);
   return { data: rows, total };
 }
