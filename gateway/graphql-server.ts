@@ -12,6 +12,7 @@ import { assertEveryFieldHasAPlan } from './auth/plan-access.ts';
 import { QUERY_LIMITS } from './limits/policy.ts';
 import type { SubgraphResponse } from './in-flight-fetches.ts';
 import { CachedLocalDataSource } from './local-data-source.ts';
+import { withDirectExecution } from './direct-execution.ts';
 import { subgraphRequestHeaders, subgraphUnreachable } from './subgraph-requests.ts';
 import { readSupergraph } from './supergraph.ts';
 import { unavailableStatusPlugin } from './unavailable-status.ts';
@@ -31,6 +32,11 @@ export interface GraphQLServerOptions {
   deduplicateInFlight?: boolean;
   /** Where automatic persisted queries are kept (Apollo Server's in-memory cache unless given; persisted-queries.ts). */
   persistedQueries?: PersistedQueryOptions;
+  /**
+   * With the subgraphs in this process, whether a query one of them answers whole skips the query planner
+   * (direct-execution.ts). On unless told; tests turn it off to compare both paths.
+   */
+  directExecution?: boolean;
 }
 
 /**
@@ -95,8 +101,16 @@ export async function createGraphQLServer(
       return new CachedLocalDataSource(SUBGRAPHS[subgraph], subgraph, inFlight);
     },
   });
+  const inProcess = !(subgraphUrls && gatewaySecret);
   const server = new ApolloServer<RequestContext>({
-    gateway,
+    gateway:
+      inProcess && (options.directExecution ?? true)
+        ? withDirectExecution(
+            gateway,
+            (Object.keys(SUBGRAPHS) as SubgraphName[]).map((name) => ({ name, schema: SUBGRAPHS[name] })),
+            inFlight,
+          )
+        : gateway,
     includeStacktraceInErrorResponses: false,
     formatError: formatGraphQLError,
     introspection: true,

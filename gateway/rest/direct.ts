@@ -1,18 +1,16 @@
-import { GraphQLError, TypeInfo, execute, getVariableValues, validate, visit, visitWithTypeInfo } from 'graphql';
+import { GraphQLError, execute, getVariableValues } from 'graphql';
 import type { DocumentNode, GraphQLFormattedError, GraphQLSchema, OperationDefinitionNode } from 'graphql';
 import type { RequestContext } from '../../subgraphs/platform/context.ts';
 import { formatGraphQLError } from '../../subgraphs/platform/error-body.ts';
 import type { InFlightFetches, SubgraphResponse } from '../in-flight-fetches.ts';
 import type { createFieldLimiter } from '../limits/field-limits.ts';
 import { checkOperation } from '../access/operation-plugin.ts';
+import { wholeSubgraphOf } from '../whole-subgraph.ts';
+import type { InProcessSubgraph } from '../whole-subgraph.ts';
 
 export interface DirectExecutionOptions {
-  /**
-   * In-process subgraphs: an operation valid against one of them that selects none of its `@external`,
-   * `@requires` or `@provides` fields (values another subgraph supplies) is what the query planner would send
-   * it whole.
-   */
-  subgraphs: { name: string; schema: GraphQLSchema }[];
+  /** In-process subgraphs: an operation one of them answers whole (whole-subgraph.ts) runs there. */
+  subgraphs: InProcessSubgraph[];
   /** The gateway's API schema, which the operation guard measures against (as the plugin does). */
   apiSchema: GraphQLSchema;
   checkFieldLimits: ReturnType<typeof createFieldLimiter>;
@@ -48,9 +46,7 @@ export function directRunner(
   text: string,
 ): DirectRunner | undefined {
   if (method !== 'GET' || operation.operation !== 'query') return undefined;
-  const subgraph = options.subgraphs.find(
-    ({ schema }) => validate(schema, document).length === 0 && !selectsFederatedField(schema, document),
-  );
+  const subgraph = wholeSubgraphOf(options.subgraphs, document);
   if (!subgraph) return undefined;
   const operationName = operation.name?.value;
 
@@ -93,24 +89,6 @@ export function directRunner(
       headers,
     };
   };
-}
-
-const FEDERATED_FIELD_DIRECTIVES = new Set(['external', 'requires', 'provides']);
-
-/** Whether the operation selects a field whose value, in this subgraph, comes from another one. */
-function selectsFederatedField(schema: GraphQLSchema, document: DocumentNode): boolean {
-  const typeInfo = new TypeInfo(schema);
-  let federated = false;
-  visit(
-    document,
-    visitWithTypeInfo(typeInfo, {
-      Field() {
-        const directives = typeInfo.getFieldDef()?.astNode?.directives ?? [];
-        if (directives.some((directive) => FEDERATED_FIELD_DIRECTIVES.has(directive.name.value))) federated = true;
-      },
-    }),
-  );
-  return federated;
 }
 
 /** As Apollo Server formats an error (errorNormalize.ts): a code always, `extensions.http` moved to the response. */

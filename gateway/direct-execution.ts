@@ -1,0 +1,90 @@
+import { GraphQLError, OperationTypeNode, execute, getVariableValues } from 'graphql';
+import type { DocumentNode, ExecutionResult } from 'graphql';
+import type { ApolloGateway } from '@apollo/gateway';
+import type { RequestContext } from '../subgraphs/platform/context.ts';
+import type { InFlightFetches, SubgraphResponse } from './in-flight-fetches.ts';
+import { wholeSubgraphOf } from './whole-subgraph.ts';
+import type { InProcessSubgraph } from './whole-subgraph.ts';
+
+type GatewayExecutor = NonNullable<Awaited<ReturnType<ApolloGateway['load']>>['executor']>;
+type ExecutorRequest = Parameters<GatewayExecutor>[0];
+
+/** What Apollo Server needs of a gateway: its schema, its executor, its end. */
+export type Gateway = Pick<ApolloGateway, 'load' | 'onSchemaLoadOrUpdate' | 'stop'>;
+
+/**
+ * The gateway Apollo Server runs /graphql on, with the subgraphs in this process: a query that one of them
+ * answers whole (whole-subgraph.ts: every verticals list, record and search query, most markets queries) is
+ * executed on that subgraph's schema directly, as the REST shim's routes are (rest/direct.ts). Planning it and
+ * shaping the subgraph's result again against the API schema cost more CPU than the subgraph's execution
+ * (docs/performance.md, item 16). Everything Apollo Server does before execution stays: parsing, validation
+ * against the API schema, the operation guard and metering (plugins). Identical queries in flight share one
+ * execution, as planned fetches do. Mutations, queries across subgraphs and variables the subgraph would refuse
+ * take the gateway's path, so their answers and errors are the gateway's own.
+ */
+export function withDirectExecution(
+  gateway: ApolloGateway,
+  subgraphs: readonly InProcessSubgraph[],
+  inFlight: InFlightFetches,
+): Gateway {
+  // Apollo Server keeps parsed documents (its document store), so a document recurs as the same object.
+  const answering = new WeakMap<DocumentNode, InProcessSubgraph | null>();
+  const subgraphFor = (document: DocumentNode) => {
+    let subgraph = answering.get(document);
+    if (subgraph === undefined) {
+      subgraph = wholeSubgraphOf(subgraphs, document) ?? null;
+      answering.set(document, subgraph);
+    }
+    return subgraph;
+  };
+
+  return {
+    onSchemaLoadOrUpdate: (callback) => gateway.onSchemaLoadOrUpdate(callback),
+    stop: () => gateway.stop(),
+    async load(options) {
+      const loaded = await gateway.load(options);
+      const planned = loaded.executor;
+      if (!planned) return loaded;
+      const executor: GatewayExecutor = async (request) => {
+        const subgraph = request.operation.operation === OperationTypeNode.QUERY && subgraphFor(request.document);
+        if (!subgraph) return planned(request);
+        const variables = request.request.variables ?? {};
+        if (getVariableValues(subgraph.schema, request.operation.variableDefinitions ?? [], variables).errors)
+          return planned(request);
+        return executeDirectly(subgraph, request, variables, inFlight);
+      };
+      return { ...loaded, executor };
+    },
+  };
+}
+
+async function executeDirectly(
+  subgraph: InProcessSubgraph,
+  request: ExecutorRequest,
+  variables: Record<string, unknown>,
+  inFlight: InFlightFetches,
+): Promise<ExecutionResult> {
+  const context = request.context as RequestContext;
+  const operationName = request.operationName ?? undefined;
+  // In process the subgraph's answer is graphql-js's own: errors are GraphQLError objects, not yet formatted.
+  const result = (await inFlight.fetch(
+    subgraph.name,
+    { kind: 'incoming operation', request: { query: request.source, variables, operationName }, context } as never,
+    async () =>
+      (await execute({
+        schema: subgraph.schema,
+        document: request.document,
+        variableValues: variables,
+        operationName,
+        contextValue: context,
+      })) as SubgraphResponse,
+    request.document,
+  )) as ExecutionResult;
+  if (!result.errors?.length) return result;
+  // As the gateway passes a subgraph's errors on: message, path and extensions, without the subgraph's locations.
+  const errors = result.errors.map(
+    (error) =>
+      new GraphQLError(error.message, { path: error.path, extensions: error.extensions, originalError: error }),
+  );
+  return { ...result, errors };
+}

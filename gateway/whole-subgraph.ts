@@ -1,0 +1,41 @@
+import { TypeInfo, validate, visit, visitWithTypeInfo } from 'graphql';
+import type { DocumentNode, GraphQLSchema } from 'graphql';
+
+/** A subgraph executed in the gateway's process. */
+export interface InProcessSubgraph {
+  name: string;
+  schema: GraphQLSchema;
+}
+
+/**
+ * The in-process subgraph that answers `document` whole, if one does: the document is valid against its schema
+ * and selects none of its `@external`, `@requires` or `@provides` fields (values another subgraph supplies). Such
+ * a document is what the query planner would send that subgraph unchanged, so executing it there directly gives
+ * the planned answer without planning it or shaping the result again.
+ */
+export function wholeSubgraphOf(
+  subgraphs: readonly InProcessSubgraph[],
+  document: DocumentNode,
+): InProcessSubgraph | undefined {
+  return subgraphs.find(
+    ({ schema }) => validate(schema, document).length === 0 && !selectsFederatedField(schema, document),
+  );
+}
+
+const FEDERATED_FIELD_DIRECTIVES = new Set(['external', 'requires', 'provides']);
+
+/** Whether the operation selects a field whose value, in this subgraph, comes from another one. */
+function selectsFederatedField(schema: GraphQLSchema, document: DocumentNode): boolean {
+  const typeInfo = new TypeInfo(schema);
+  let federated = false;
+  visit(
+    document,
+    visitWithTypeInfo(typeInfo, {
+      Field() {
+        const directives = typeInfo.getFieldDef()?.astNode?.directives ?? [];
+        if (directives.some((directive) => FEDERATED_FIELD_DIRECTIVES.has(directive.name.value))) federated = true;
+      },
+    }),
+  );
+  return federated;
+}
