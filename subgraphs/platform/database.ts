@@ -208,9 +208,22 @@ async function listenOn(
   };
 }
 
+/**
+ * Session settings of the serving pool. No JIT: every statement a request sends is bounded (capped counts, pages,
+ * index probes), and PostgreSQL's cost threshold still compiled some of them, 20-25 ms of a 40 ms count at 10M
+ * records (docs/performance.md, item 17). Bulk connections keep the server's setting: a load or an index build
+ * is what JIT is for. A URL that sets `options` itself wins (node-postgres reads the URL last).
+ */
+const SERVING_SESSION = '-c jit=off';
+
 async function openPostgres(options: OpenOptions, url: string): Promise<Database> {
   const timeouts = options.timeouts ?? configuredDatabaseTimeouts();
-  const pool = new pg.Pool({ connectionString: url, max: 10, ...poolTimeoutOptions(timeouts) });
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 10,
+    options: SERVING_SESSION,
+    ...poolTimeoutOptions(timeouts),
+  });
   // COPY and bulk transactions may rightly run for minutes: each gets a connection of its own without timeouts
   // (migrations have their own session).
   const unbounded = async <T>(work: (client: pg.Client) => Promise<T>): Promise<T> => {
