@@ -209,12 +209,14 @@ async function listenOn(
 }
 
 /**
- * Session settings of the serving pool. No JIT: every statement a request sends is bounded (capped counts, pages,
- * index probes), and PostgreSQL's cost threshold still compiled some of them, 20-25 ms of a 40 ms count at 10M
- * records (docs/performance.md, item 17). Bulk connections keep the server's setting: a load or an index build
- * is what JIT is for. A URL that sets `options` itself wins (node-postgres reads the URL last).
+ * Session settings of the serving pool. Every statement a request sends is bounded (capped counts, pages, index
+ * probes), so neither JIT nor parallel workers pay for themselves: at 10M records the server's defaults compiled
+ * the attorneys count (`practice_area=Bankruptcy&state=NY`) for 20-25 ms and ran it on three processes, 138 ms
+ * (jit, parallel) → 45-60 ms (parallel) → 30-33 ms (neither), and workers taken by one request are cores the
+ * others wait for (docs/performance.md, item 17). Bulk connections keep the server's settings: a load or an index
+ * build is what those are for. A URL that sets `options` itself wins (node-postgres reads the URL last).
  */
-const SERVING_SESSION = '-c jit=off';
+const SERVING_SESSION = '-c jit=off -c max_parallel_workers_per_gather=0';
 
 async function openPostgres(options: OpenOptions, url: string): Promise<Database> {
   const timeouts = options.timeouts ?? configuredDatabaseTimeouts();
