@@ -17,8 +17,17 @@ import { ROOT, WORK_DIR, freePort, startServer, tsNode } from './processes.ts';
 import type { ServerProcess } from './processes.ts';
 import { renderGenerated, renderReport } from './report.ts';
 import type { BenchResults, ScaleResult } from './report.ts';
+import { ALL_PARTS, mergePartialRun } from './merge.ts';
 import { benchScaleOut } from './scale-out.ts';
-import { FEDERATED_QUERY, LAYER_PAGE, LAYER_VARIABLES, REST_SCENARIOS, SHARING_OFF, SHARING_ON } from './scenarios.ts';
+import {
+  FEDERATED_QUERY,
+  LAYER_PAGE,
+  LAYER_VARIABLES,
+  REST_SCENARIOS,
+  SHARING_OFF,
+  SHARING_ON,
+  scenarioDetail,
+} from './scenarios.ts';
 
 /**
  * npm run bench -- [--scales 100000,1000000] [--duration 10] [--warmup 3] [--connections 10] [--profile]
@@ -44,7 +53,7 @@ const { values } = parseCommandLine(USAGE, {
       type: 'string',
       default: process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:55432/postgres',
     },
-    only: { type: 'string', default: 'rest,layers,federated,scaleout,pglite' },
+    only: { type: 'string', default: ALL_PARTS.join(',') },
     // The scale-out lines load 1-4 gateway processes: more connections than one process needs, so 4 are kept busy.
     'scaleout-connections': { type: 'string', default: '32' },
     // Scales the PGlite lines run at (each a PGlite folder under .bench/, seeded once: 100k took minutes).
@@ -278,14 +287,7 @@ async function benchScale(scale: number): Promise<ScaleResult> {
             headers: auth,
             ...(limitedPerAccount(scenario.path) ? { authorizations } : {}),
           };
-          rest.push(
-            await measure(
-              scenario.path,
-              `${scenario.kind}${scenario.query ? `: ${scenario.query}` : ''}`,
-              target,
-              settings,
-            ),
-          );
+          rest.push(await measure(scenario.path, scenarioDetail(scenario), target, settings));
         }
       }
     } finally {
@@ -416,8 +418,13 @@ if (uncovered.length > 0)
   );
 
 const results: BenchResults = existsSync(RESULTS) ? JSON.parse(readFileSync(RESULTS, 'utf8')) : { scales: {} };
+// A run of some parts or routes only replaces those lines of a scale's recorded entry (merge.ts).
+const partial = routes !== undefined || ALL_PARTS.some((part) => !parts.has(part));
 for (const scale of scales) {
-  results.scales[String(scale)] = await benchScale(scale);
+  const measured = await benchScale(scale);
+  const recorded = results.scales[String(scale)];
+  results.scales[String(scale)] =
+    partial && recorded ? mergePartialRun(recorded, measured, { parts, routes }) : measured;
   if (values['print-only']) {
     // The tables this run would write, for a look (not a result): .bench/print-only.{json,md}.
     const measured: BenchResults = { scales: { [String(scale)]: results.scales[String(scale)]! } };

@@ -16,6 +16,8 @@ export interface Measurement {
   cpuPerThousand?: Record<string, number>;
   /** Scale-out lines: share of the machine's cores busy while measured (every process, the bench's included). */
   machineBusy?: number;
+  /** When the line was measured, if later than its scale's run (a partial run merged in: merge.ts). */
+  measuredAt?: string;
 }
 
 export interface Target {

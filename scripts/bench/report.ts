@@ -33,7 +33,8 @@ const scaleName = (scale: number) => (scale >= 1_000_000 ? `${scale / 1_000_000}
 function cells(line: Measurement): string[] {
   const r = line.result;
   if (!r || line.error) return ['—', '—', '—', '—', `error: ${(line.error ?? '').replaceAll('|', '/').slice(0, 80)}`];
-  return [number(Math.round(r.rps)), String(r.p50), String(r.p95), String(r.p99), ''];
+  const note = line.measuredAt ? `measured ${line.measuredAt.slice(0, 16).replace('T', ' ')} UTC, by itself` : '';
+  return [number(Math.round(r.rps)), String(r.p50), String(r.p95), String(r.p99), note];
 }
 
 function ratio(value: number | undefined, base: number | undefined): string {

@@ -54,7 +54,17 @@ export const REST_SCENARIOS: RestScenario[] = [
   { path: '/api/signals/macro/yield-curve', kind: 'unselective', query: '' },
   { path: '/api/signals/macro/indicators', kind: 'unselective', query: '' },
   { path: '/api/stats/public', kind: 'unselective', query: '' },
+  { path: '/api/stats/sources', kind: 'unselective', query: '' },
+  { path: '/api/insider-trades', kind: 'unselective', query: '' },
+  { path: '/api/insider-trades', kind: 'selective', query: 'transaction_code=P' },
+  { path: '/api/insider-trades', kind: 'deep page', query: 'page=100&limit=50' },
+  // The bench account's report jobs: none, so this measures the route and an empty count.
+  { path: '/api/v1/reports', kind: 'unselective', query: '' },
 ];
+
+/** How a scenario is named in the results: its kind, and its query when it has one. */
+export const scenarioDetail = (scenario: RestScenario) =>
+  `${scenario.kind}${scenario.query ? `: ${scenario.query}` : ''}`;
 
 /** The companies page every layer serves in the side-by-side: the documented example of the REST route. */
 export const LAYER_PAGE = 'industry=software&state=CA&min_score=80';
