@@ -8,34 +8,40 @@ export interface InProcessSubgraph {
 }
 
 /**
- * The in-process subgraph that answers `document` whole, if one does: the document is valid against its schema
- * and selects none of its `@external`, `@requires` or `@provides` fields (values another subgraph supplies). Such
- * a document is what the query planner would send that subgraph unchanged, so executing it there directly gives
- * the planned answer without planning it or shaping the result again.
+ * The in-process subgraph that answers `document` whole, if one does: the document is valid against its schema,
+ * selects none of its `@external`, `@requires` or `@provides` fields (values another subgraph supplies) and does
+ * not introspect (`__schema`, `__type`: the answer is the API schema's, not a subgraph's). Such a document is what
+ * the query planner would send that subgraph unchanged, so executing it there directly gives the planned answer
+ * without planning it or shaping the result again.
  */
 export function wholeSubgraphOf(
   subgraphs: readonly InProcessSubgraph[],
   document: DocumentNode,
 ): InProcessSubgraph | undefined {
   return subgraphs.find(
-    ({ schema }) => validate(schema, document).length === 0 && !selectsFederatedField(schema, document),
+    ({ schema }) => validate(schema, document).length === 0 && !needsAnotherSchema(schema, document),
   );
 }
 
 const FEDERATED_FIELD_DIRECTIVES = new Set(['external', 'requires', 'provides']);
+const INTROSPECTION_FIELDS = new Set(['__schema', '__type']);
 
-/** Whether the operation selects a field whose value, in this subgraph, comes from another one. */
-function selectsFederatedField(schema: GraphQLSchema, document: DocumentNode): boolean {
+/** Whether the operation introspects, or selects a field whose value, in this subgraph, comes from another one. */
+function needsAnotherSchema(schema: GraphQLSchema, document: DocumentNode): boolean {
   const typeInfo = new TypeInfo(schema);
-  let federated = false;
+  let needed = false;
   visit(
     document,
     visitWithTypeInfo(typeInfo, {
-      Field() {
+      Field(field) {
         const directives = typeInfo.getFieldDef()?.astNode?.directives ?? [];
-        if (directives.some((directive) => FEDERATED_FIELD_DIRECTIVES.has(directive.name.value))) federated = true;
+        if (
+          INTROSPECTION_FIELDS.has(field.name.value) ||
+          directives.some((directive) => FEDERATED_FIELD_DIRECTIVES.has(directive.name.value))
+        )
+          needed = true;
       },
     }),
   );
-  return federated;
+  return needed;
 }

@@ -94,8 +94,10 @@ describe('direct execution of /graphql queries', () => {
        fragment C on Company { __typename id name contacts { name } }`,
       {},
     ],
+    ['introspection (the API schema, not a subgraph’s)', '{ __schema { queryType { name } types { name } } }', {}],
+    ['a type looked up by name', '{ __type(name: "Company") { fields { name } } }', {}],
     [
-      '@include and @skip',
+      '@include',
       'query ($e: Boolean!) { leads: convergenceLeads { ticker purchases @include(if: $e) { id } } }',
       { e: false },
     ],
@@ -113,5 +115,6 @@ describe('direct execution of /graphql queries', () => {
     expect(answeredWhole('{ companies { nodes { id contacts { name } } } }')).toBe('verticals');
     expect(answeredWhole('{ signals { nodes { id ticker } } }')).toBe('markets');
     expect(answeredWhole('{ companies { nodes { id signals { id } } } }')).toBeUndefined();
+    expect(answeredWhole('{ __schema { types { name } } }')).toBeUndefined();
   });
 });
