@@ -19,8 +19,8 @@ export type Gateway = Pick<ApolloGateway, 'load' | 'onSchemaLoadOrUpdate' | 'sto
  * shaping the subgraph's result again against the API schema cost more CPU than the subgraph's execution
  * (docs/performance.md, item 16). Everything Apollo Server does before execution stays: parsing, validation
  * against the API schema, the operation guard and metering (plugins). Identical queries in flight share one
- * execution, as planned fetches do. Mutations, queries across subgraphs and variables the subgraph would refuse
- * take the gateway's path, so their answers and errors are the gateway's own.
+ * execution, as planned fetches do. Mutations, queries across subgraphs, introspection and variables the subgraph
+ * would refuse take the gateway's path, so their answers and errors are the gateway's own.
  */
 export function withDirectExecution(
   gateway: ApolloGateway,
