@@ -1,9 +1,9 @@
-import { GraphQLError, OperationTypeNode, execute, getVariableValues } from 'graphql';
+import { GraphQLError, OperationTypeNode } from 'graphql';
 import type { DocumentNode, ExecutionResult } from 'graphql';
 import type { ApolloGateway } from '@apollo/gateway';
 import type { RequestContext } from '../subgraphs/platform/context.ts';
-import type { InFlightFetches, SubgraphResponse } from './in-flight-fetches.ts';
-import { wholeSubgraphOf } from './whole-subgraph.ts';
+import type { InFlightFetches } from './in-flight-fetches.ts';
+import { acceptsVariables, executeWhole, wholeSubgraphOf } from './whole-subgraph.ts';
 import type { InProcessSubgraph } from './whole-subgraph.ts';
 
 type GatewayExecutor = NonNullable<Awaited<ReturnType<ApolloGateway['load']>>['executor']>;
@@ -49,8 +49,7 @@ export function withDirectExecution(
         const subgraph = request.operation.operation === OperationTypeNode.QUERY && subgraphFor(request.document);
         if (!subgraph) return planned(request);
         const variables = request.request.variables ?? {};
-        if (getVariableValues(subgraph.schema, request.operation.variableDefinitions ?? [], variables).errors)
-          return planned(request);
+        if (!acceptsVariables(subgraph, request.operation, variables)) return planned(request);
         return executeDirectly(subgraph, request, variables, inFlight);
       };
       return { ...loaded, executor };
@@ -64,22 +63,13 @@ async function executeDirectly(
   variables: Record<string, unknown>,
   inFlight: InFlightFetches,
 ): Promise<ExecutionResult> {
-  const context = request.context as RequestContext;
-  const operationName = request.operationName ?? undefined;
-  // In process the subgraph's answer is graphql-js's own: errors are GraphQLError objects, not yet formatted.
-  const result = (await inFlight.fetch(
-    subgraph.name,
-    { kind: 'incoming operation', request: { query: request.source, variables, operationName }, context } as never,
-    async () =>
-      (await execute({
-        schema: subgraph.schema,
-        document: request.document,
-        variableValues: variables,
-        operationName,
-        contextValue: context,
-      })) as SubgraphResponse,
-    request.document,
-  )) as ExecutionResult;
+  const operation = {
+    document: request.document,
+    text: request.source,
+    operationName: request.operationName ?? undefined,
+    variables,
+  };
+  const result = await executeWhole(subgraph, inFlight, operation, request.context as RequestContext);
   if (!result.errors?.length) return result;
   // As the gateway passes a subgraph's errors on: message, path and extensions, without the subgraph's locations.
   const errors = result.errors.map(

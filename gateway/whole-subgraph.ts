@@ -1,5 +1,7 @@
-import { TypeInfo, validate, visit, visitWithTypeInfo } from 'graphql';
-import type { DocumentNode, GraphQLSchema } from 'graphql';
+import { TypeInfo, execute, getVariableValues, validate, visit, visitWithTypeInfo } from 'graphql';
+import type { DocumentNode, ExecutionResult, GraphQLSchema, OperationDefinitionNode } from 'graphql';
+import type { RequestContext } from '../subgraphs/platform/context.ts';
+import type { InFlightFetches, SubgraphResponse } from './in-flight-fetches.ts';
 
 /** A subgraph executed in the gateway's process. */
 export interface InProcessSubgraph {
@@ -44,4 +46,39 @@ function needsAnotherSchema(schema: GraphQLSchema, document: DocumentNode): bool
     }),
   );
   return needed;
+}
+
+/** Whether the subgraph takes these variables; when it would not, the gateway's path answers with its own error. */
+export function acceptsVariables(
+  subgraph: InProcessSubgraph,
+  operation: OperationDefinitionNode,
+  variables: Record<string, unknown>,
+): boolean {
+  return !getVariableValues(subgraph.schema, operation.variableDefinitions ?? [], variables).errors;
+}
+
+/**
+ * Executes a document the subgraph answers whole, sharing an identical execution in flight as planned fetches do
+ * (in-flight-fetches.ts). In process the answer is graphql-js's own: errors are GraphQLError objects.
+ */
+export async function executeWhole(
+  subgraph: InProcessSubgraph,
+  inFlight: InFlightFetches,
+  operation: { document: DocumentNode; text: string; operationName?: string; variables: Record<string, unknown> },
+  context: RequestContext,
+): Promise<ExecutionResult> {
+  const { document, text, operationName, variables } = operation;
+  return (await inFlight.fetch(
+    subgraph.name,
+    { kind: 'incoming operation', request: { query: text, variables, operationName }, context } as never,
+    async () =>
+      (await execute({
+        schema: subgraph.schema,
+        document,
+        variableValues: variables,
+        operationName,
+        contextValue: context,
+      })) as SubgraphResponse,
+    document,
+  )) as ExecutionResult;
 }

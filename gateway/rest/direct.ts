@@ -1,11 +1,11 @@
-import { GraphQLError, execute, getVariableValues } from 'graphql';
+import { GraphQLError } from 'graphql';
 import type { DocumentNode, GraphQLFormattedError, GraphQLSchema, OperationDefinitionNode } from 'graphql';
 import type { RequestContext } from '../../subgraphs/platform/context.ts';
 import { formatGraphQLError } from '../../subgraphs/platform/error-body.ts';
-import type { InFlightFetches, SubgraphResponse } from '../in-flight-fetches.ts';
+import type { InFlightFetches } from '../in-flight-fetches.ts';
 import type { createFieldLimiter } from '../limits/field-limits.ts';
 import { checkOperation } from '../access/operation-plugin.ts';
-import { wholeSubgraphOf } from '../whole-subgraph.ts';
+import { acceptsVariables, executeWhole, wholeSubgraphOf } from '../whole-subgraph.ts';
 import type { InProcessSubgraph } from '../whole-subgraph.ts';
 
 export interface DirectExecutionOptions {
@@ -51,7 +51,7 @@ export function directRunner(
   const operationName = operation.name?.value;
 
   return async (variables, context) => {
-    if (getVariableValues(subgraph.schema, operation.variableDefinitions ?? [], variables).errors) return undefined;
+    if (!acceptsVariables(subgraph, operation, variables)) return undefined;
     const headers: [string, string][] = [];
     try {
       await checkOperation(options.checkFieldLimits, {
@@ -64,27 +64,10 @@ export function directRunner(
     } catch (error) {
       return { errors: [formatted(error, headers)], headers };
     }
-    const response = await options.inFlight.fetch(
-      subgraph.name,
-      {
-        kind: 'incoming operation',
-        request: { query: text, variables, operationName },
-        context,
-        incomingRequestContext: {} as never,
-      } as never,
-      async () =>
-        (await execute({
-          schema: subgraph.schema,
-          document,
-          variableValues: variables,
-          operationName,
-          contextValue: context,
-        })) as SubgraphResponse,
-      document,
-    );
-    const errors = response.errors as readonly unknown[] | undefined;
+    const request = { document, text, operationName, variables };
+    const { data, errors } = await executeWhole(subgraph, options.inFlight, request, context);
     return {
-      data: response.data as Record<string, unknown> | null | undefined,
+      data,
       ...(errors?.length ? { errors: errors.map((error) => formatted(error, headers)) } : {}),
       headers,
     };
