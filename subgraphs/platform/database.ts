@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -23,10 +24,26 @@ export type Mode = 'live' | 'sandbox';
 
 /** Raw SQL next to Prisma: bulk loads, search ranking and plans that Prisma's query builder cannot say. */
 export interface SqlClient {
-  query<Row = Record<string, unknown>>(text: string, params?: unknown[]): Promise<Row[]>;
+  /**
+   * `prepared`: on PostgreSQL the statement is parsed once per connection and kept there (a named prepared
+   * statement), then planned for each call's parameters (the serving session's plan_cache_mode). Only for a
+   * fixed, small set of texts: each distinct text stays prepared on every connection that ran it.
+   */
+  query<Row = Record<string, unknown>>(text: string, params?: unknown[], options?: QueryOptions): Promise<Row[]>;
   /** Loads CSV text into a table with COPY; `chunks` may be a stream of any length. */
   copy(table: string, columns: readonly string[], chunks: AsyncIterable<string>): Promise<void>;
 }
+
+export interface QueryOptions {
+  prepared?: boolean;
+}
+
+/** A prepared statement's name: its text's, so one name never stands for two texts on a connection. */
+const preparedName = (text: string) => `prepared_${createHash('sha1').update(text).digest('hex')}`;
+
+/** node-postgres's query config: named when prepared. */
+const pgQuery = (text: string, values: unknown[], options: QueryOptions | undefined) =>
+  options?.prepared ? { name: preparedName(text), text, values } : { text, values };
 
 export interface Database {
   mode: Mode;
@@ -39,6 +56,12 @@ export interface Database {
    * statement at a time, so other callers wait until it ends; PostgreSQL's readers see the data before it.
    */
   transaction<T>(work: (sql: SqlClient) => Promise<T>): Promise<T>;
+  /**
+   * Runs `work` in one transaction on a serving connection, with the serving pool's session settings and
+   * timeouts: for a request's few statements that need settings of their own (`set_config(…, true)`), through
+   * `pg` without Prisma's round trips. On PGlite it is `transaction`.
+   */
+  servingTransaction<T>(work: (sql: Pick<SqlClient, 'query'>) => Promise<T>): Promise<T>;
   /** A connection of its own for the migration engine and start-up locks (see migration-adapter.ts). */
   openMigrationSession(): MigrationSession;
   /**
@@ -107,6 +130,7 @@ async function openPglite(options: OpenOptions): Promise<Database> {
     },
     sql: pgliteSql(client),
     transaction: (work) => client.transaction((tx) => work(pgliteSql(tx))),
+    servingTransaction: (work) => client.transaction((tx) => work(pgliteSql(tx))),
     async close() {
       await prisma.$disconnect();
       await client.close();
@@ -148,10 +172,10 @@ function pgliteSql(client: Pick<PGlite, 'query'>): SqlClient {
 }
 
 /** The SQL client of one PostgreSQL connection; COPY streams through it. */
-function connectionSql(connection: pg.Client): SqlClient {
+function connectionSql(connection: pg.ClientBase): SqlClient {
   return {
-    async query<Row>(text: string, params: unknown[] = []) {
-      const result = await connection.query(text, params);
+    async query<Row>(text: string, params: unknown[] = [], options?: QueryOptions) {
+      const result = await connection.query(pgQuery(text, params, options));
       return result.rows as Row[];
     },
     async copy(table, columns, chunks) {
@@ -213,10 +237,16 @@ async function listenOn(
  * probes), so neither JIT nor parallel workers pay for themselves: at 10M records the server's defaults compiled
  * the attorneys count (`practice_area=Bankruptcy&state=NY`) for 20-25 ms and ran it on three processes, 138 ms
  * (jit, parallel) → 45-60 ms (parallel) → 30-33 ms (neither), and workers taken by one request are cores the
- * others wait for (docs/performance.md, item 17). Bulk connections keep the server's settings: a load or an index
+ * others wait for (docs/performance.md, item 17). Nor synchronised sequential scans: the universal search's capped
+ * scans must find the same candidates on every call, and it sends its exact tiers without a transaction to set
+ * that in (subgraphs/verticals/search/query.ts). Prepared statements (`prepared: true`) are planned for each
+ * call's parameters, as unnamed ones are: a word in a third of the names is found by a scan that stops at the
+ * search's cap, a rare one through an index, which a generic plan could not tell apart. Bulk connections keep
+ * the server's settings: a load or an index
  * build is what those are for. A URL that sets `options` itself wins (node-postgres reads the URL last).
  */
-const SERVING_SESSION = '-c jit=off -c max_parallel_workers_per_gather=0';
+const SERVING_SESSION =
+  '-c jit=off -c max_parallel_workers_per_gather=0 -c synchronize_seqscans=off -c plan_cache_mode=force_custom_plan';
 
 async function openPostgres(options: OpenOptions, url: string): Promise<Database> {
   const timeouts = options.timeouts ?? configuredDatabaseTimeouts();
@@ -250,8 +280,8 @@ async function openPostgres(options: OpenOptions, url: string): Promise<Database
     connections: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     listen: (channel, onNotify, onLost) => listenOn(url, timeouts, channel, onNotify, onLost),
     sql: {
-      async query<Row>(text: string, params: unknown[] = []) {
-        const result = await pool.query(text, params);
+      async query<Row>(text: string, params: unknown[] = [], options?: QueryOptions) {
+        const result = await pool.query(pgQuery(text, params, options));
         return result.rows as Row[];
       },
       copy: (table, columns, chunks) =>
@@ -269,6 +299,22 @@ async function openPostgres(options: OpenOptions, url: string): Promise<Database
           throw error;
         }
       }),
+    async servingTransaction(work) {
+      const connection = await pool.connect();
+      let broken: Error | undefined;
+      try {
+        await connection.query('BEGIN');
+        const result = await work(connectionSql(connection));
+        await connection.query('COMMIT');
+        return result;
+      } catch (error) {
+        // A connection that cannot roll back is in no state to serve another request: the pool drops it.
+        await connection.query('ROLLBACK').catch((rollbackError: Error) => (broken = rollbackError));
+        throw error;
+      } finally {
+        connection.release(broken);
+      }
+    },
     async close() {
       await prisma.$disconnect();
       await pool.end();
