@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CANDIDATE_CAP, wasCanceledByTimeout } from '../../subgraphs/verticals/search/query.ts';
+import { CANDIDATE_CAP, SAMPLE_MODULUS, wasCanceledByTimeout } from '../../subgraphs/verticals/search/query.ts';
 import { env } from '../../subgraphs/platform/config.ts';
 import { RECORD_TYPES } from '../../subgraphs/verticals/record-type/catalog.ts';
 import { startTestService } from '../support/service.ts';
@@ -175,6 +175,40 @@ describe('GET /api/v1/search', () => {
     expect(none.body.pagination).toMatchObject({ total: 7, total_pages: 2, total_is_estimate: false });
   });
 
+  it('takes a common word’s candidates from the fixed sample, the same on every page; a rarer word’s from all', async () => {
+    const search = await searcher();
+    const db = service.databases.sandbox.sql;
+    // Enough holders that the sample (ids that are multiples of SAMPLE_MODULUS) holds more than CANDIDATE_CAP.
+    const holders = SAMPLE_MODULUS * (CANDIDATE_CAP + 10);
+    await db.query(`INSERT INTO firms (name, hq_city, hq_state, size, practice_areas, website, founded_year)
+      SELECT 'Quennford Legal ' || n, 'Boise', 'ID', 5, '{}', 'https://quennford.test', 2001
+      FROM generate_series(1, ${holders}) AS n`);
+    await db.query(`INSERT INTO firms (name, hq_city, hq_state, size, practice_areas, website, founded_year)
+      SELECT 'Marrowgate Legal ' || n, 'Boise', 'ID', 5, '{}', 'https://marrowgate.test', 2001
+      FROM generate_series(1, ${CANDIDATE_CAP * 2}) AS n`);
+    try {
+      const idsOf = async (q: string) => {
+        const ids: number[] = [];
+        for (let page = 1; page <= CANDIDATE_CAP / 25; page += 1) {
+          const response = await search(`q=${q}&verticals=legal&per_page=25&page=${page}`);
+          expect(response.body.pagination).toMatchObject({ total: CANDIDATE_CAP, total_is_estimate: true });
+          ids.push(...(response.body.data as Hit[]).map((hit) => Number(hit.id.replace('firm_', ''))));
+        }
+        return ids;
+      };
+      const common = await idsOf('quennford');
+      expect(new Set(common).size).toBe(CANDIDATE_CAP);
+      expect(common.every((id) => id % SAMPLE_MODULUS === 0)).toBe(true);
+      expect(await idsOf('quennford')).toEqual(common);
+      // 200 holders: the sample holds three or four of them, so the candidates come from the whole index.
+      const rarer = await idsOf('marrowgate');
+      expect(new Set(rarer).size).toBe(CANDIDATE_CAP);
+      expect(rarer.filter((id) => id % SAMPLE_MODULUS !== 0).length).toBeGreaterThan(CANDIDATE_CAP / 2);
+    } finally {
+      await db.query(`DELETE FROM firms WHERE name LIKE 'Quennford Legal %' OR name LIKE 'Marrowgate Legal %'`);
+    }
+  });
+
   it.each([
     ['', 'q'],
     ['q=', 'q'],
@@ -265,7 +299,7 @@ describe('search indexes', () => {
   );
 
   it.each(RECORD_TYPES.map((type) => [type.table, type]))(
-    'a trigram and a full-text index serve %s',
+    'a trigram, a full-text and a sampled full-text index serve %s',
     async (_table, type) => {
       const db = service.databases.sandbox;
       const text = `verticals_search_text(${type.search.text})`;
@@ -281,11 +315,16 @@ describe('search indexes', () => {
         const words = await tx.$queryRawUnsafe<{ 'QUERY PLAN': string }[]>(
           `EXPLAIN SELECT id FROM ${type.table} WHERE to_tsvector('simple', ${text}) @@ plainto_tsquery('simple', 'smith')`,
         );
-        return [trigram, words].map((plan) => plan.map((row) => row['QUERY PLAN']).join('\n'));
+        const sampled = await tx.$queryRawUnsafe<{ 'QUERY PLAN': string }[]>(
+          `EXPLAIN SELECT id FROM ${type.table}
+            WHERE id % ${SAMPLE_MODULUS} = 0 AND to_tsvector('simple', ${text}) @@ plainto_tsquery('simple', 'smith')`,
+        );
+        return [trigram, words, sampled].map((plan) => plan.map((row) => row['QUERY PLAN']).join('\n'));
       });
       expect(plans[0]).toContain(`${type.table}_`);
       expect(plans[0]).toMatch(/search_trgm_idx/);
       expect(plans[1]).toMatch(/search_fts_idx/);
+      expect(plans[2]).toMatch(/search_sample_idx/);
     },
   );
 });

@@ -1,8 +1,8 @@
 import { env } from '../../platform/config.ts';
 import type { Database } from '../../platform/database.ts';
 import type { RecordType } from '../record-type/define.ts';
-import { HELD_WORD_SIMILARITY, QUERY_TRIGRAMS_SQL, QUERY_WORDS_SQL, typoCandidateQuery } from './typo-words.ts';
-import type { QueryWord } from './typo-words.ts';
+import { HELD_WORD_SIMILARITY, QUERY_WORDS_SQL, typoCandidateQuery } from './typo-words.ts';
+import type { QueryWordRow } from './typo-words.ts';
 
 export interface SearchHitRow {
   kind: string;
@@ -42,51 +42,87 @@ const WORDS = `plainto_tsquery('simple', ${FOLDED})`;
 /** Every word of three characters or more as a prefix (`wal` finds `walker`); shorter words stay whole. */
 const PREFIXES = `to_tsquery('simple', regexp_replace(${WORDS}::text, '''([^'' ]{3,})''', '''\\1'':*', 'g'))`;
 
-/** Relevance over the folded text `t`; `q` holds the folded query and its words. */
-const SCORE = `(word_similarity(q.folded, t) * 0.5 + similarity(q.folded, t) * 0.3
-  + CASE WHEN to_tsvector('simple', t) @@ q.words THEN 0.2 + ts_rank(to_tsvector('simple', t), q.words) ELSE 0 END)`;
-
 type Tier = 'words' | 'prefixes' | 'fuzzy';
 /** Each tier runs only when the one before found nothing in any asked record type. */
 export const TIERS: readonly Tier[] = ['words', 'prefixes', 'fuzzy'];
 
 /**
- * The typo tier's records: holding the vocabulary words of typo-words.ts ($2, through the full-text index), then
+ * Relevance over the folded text `t`; `q` holds the folded query and its words. Every candidate of the words tier
+ * holds all the words (its condition is that match), so there the test is left out: the same score, without
+ * building each candidate's tsvector twice (a tenth of the statement's time for `walker` at 10M records).
+ */
+function score(tier: Tier): string {
+  const similarities = 'word_similarity(q.folded, t) * 0.5 + similarity(q.folded, t) * 0.3';
+  const rank = `0.2 + ts_rank(to_tsvector('simple', t), q.words)`;
+  if (tier === 'words') return `(${similarities} + ${rank})`;
+  return `(${similarities} + CASE WHEN to_tsvector('simple', t) @@ q.words THEN ${rank} ELSE 0 END)`;
+}
+
+/**
+ * The typo tier's records: holding the vocabulary words of typo-words.ts ($4, through the full-text index), then
  * the documented condition itself at the tier's threshold, written as the function so that the planner cannot
  * answer it from the records' trigram index (at 10M records that scan outlasted any budget).
  */
 function tierCondition(type: RecordType, tier: Tier, threshold: number): string {
   const text = `verticals_search_text(${type.search.text})`;
   if (tier === 'fuzzy')
-    return `to_tsvector('simple', ${text}) @@ $2::tsquery AND word_similarity((SELECT folded FROM q), ${text}) >= ${threshold}`;
+    return `to_tsvector('simple', ${text}) @@ $4::tsquery AND word_similarity((SELECT folded FROM q), ${text}) >= ${threshold}`;
   return `to_tsvector('simple', ${text}) @@ ${tier === 'words' ? WORDS : PREFIXES}`;
 }
 
-/** One tier's candidates of one record type, at most CANDIDATE_CAP, in whatever order the scan finds them. */
-function candidates(type: RecordType, tier: Tier, threshold: number): string {
+/**
+ * Every tier reads each record type's fixed sample first: the records whose id is a multiple of this, through a
+ * full-text index of their own (migration search_sample_indexes). A GIN index has no scan that stops after
+ * CANDIDATE_CAP entries, so a word held by many records paid for every holder (`walker`: a bitmap of 127,984
+ * contacts at 10M records per vertical, 20-30 ms, lossy past work_mem; `walkr`'s close words, 130 ms). The whole
+ * index is read only when the sample holds fewer than CANDIDATE_CAP matches, which bounds the exact tiers' bitmaps
+ * to about CANDIDATE_CAP × SAMPLE_MODULUS holders. The candidates of a common word are then CANDIDATE_CAP of its
+ * holders in the sample, the same on every call; of a word held by fewer records, as before, CANDIDATE_CAP of all.
+ */
+export const SAMPLE_MODULUS = 64;
+
+function candidateScan(type: RecordType, condition: string): string {
   const { text, title, subtitle } = type.search;
-  return `(SELECT '${type.kind}'::text AS kind, id, ${title} AS title, ${subtitle} AS subtitle,
+  return `SELECT '${type.kind}'::text AS kind, id, ${title} AS title, ${subtitle} AS subtitle,
     verticals_search_text(${text}) AS t
-    FROM ${type.table} WHERE ${tierCondition(type, tier, threshold)} LIMIT ${CANDIDATE_CAP})`;
+    FROM ${type.table} WHERE ${condition} LIMIT ${CANDIDATE_CAP}`;
+}
+
+const sampleOf = (type: RecordType) => `sampled_${type.table}`;
+
+/** The sample's candidates of one record type, as a CTE the type's candidates read. */
+function sampledCandidates(type: RecordType, tier: Tier, threshold: number): string {
+  const condition = `id % ${SAMPLE_MODULUS} = 0 AND ${tierCondition(type, tier, threshold)}`;
+  return `${sampleOf(type)} AS MATERIALIZED (${candidateScan(type, condition)})`;
+}
+
+/**
+ * One tier's candidates of one record type, at most CANDIDATE_CAP, in whatever order the scan finds them: the
+ * sample's when it is full, else the whole table's. The uncorrelated count is a one-time filter, so the scan of
+ * the branch not taken never starts.
+ */
+function candidates(type: RecordType, tier: Tier, threshold: number): string {
+  const sampled = `(SELECT count(*) FROM ${sampleOf(type)})`;
+  return `(SELECT * FROM ${sampleOf(type)} WHERE ${sampled} >= ${CANDIDATE_CAP})
+    UNION ALL (${candidateScan(type, `${sampled} < ${CANDIDATE_CAP} AND ${tierCondition(type, tier, threshold)}`)})`;
 }
 
 /**
  * One tier of the search as one statement: the candidates of every asked record type, then the page of the
  * ranked candidates with their count and whether some record type reached the cap. The totals come in a row of
- * their own, so a page past the last still says how many hits there are.
+ * their own, so a page past the last still says how many hits there are. Parameters: $1 the query, $2 and $3 the
+ * page's offset and size, $4 the typo tier's words (typo-words.ts). The text depends only on the record types,
+ * the tier and the query's threshold, so it is prepared once per connection.
  */
-export function searchStatement(
-  types: readonly RecordType[],
-  tier: Tier,
-  page: { skip: number; take: number; threshold: number },
-): string {
+export function searchStatement(types: readonly RecordType[], tier: Tier, threshold: number): string {
   return `WITH q AS MATERIALIZED (SELECT ${FOLDED} AS folded, ${WORDS} AS words),
-    found AS (${types.map((type) => candidates(type, tier, page.threshold)).join(' UNION ALL ')})
+    ${types.map((type) => `${sampledCandidates(type, tier, threshold)},`).join('\n')}
+    found AS (${types.map((type) => candidates(type, tier, threshold)).join(' UNION ALL ')})
     SELECT totals.total, totals.capped, page.kind, page.id, page.title, page.subtitle, page.score
     FROM (SELECT count(*)::int AS total,
             EXISTS (SELECT 1 FROM found GROUP BY kind HAVING count(*) >= ${CANDIDATE_CAP}) AS capped FROM found) AS totals
-    LEFT JOIN (SELECT kind, id, title, subtitle, ${SCORE}::float8 AS score FROM found, q
-               ORDER BY score DESC, kind ASC, id ASC OFFSET ${page.skip} LIMIT ${page.take}) AS page ON true
+    LEFT JOIN (SELECT kind, id, title, subtitle, ${score(tier)}::float8 AS score FROM found, q
+               ORDER BY score DESC, kind ASC, id ASC OFFSET $2 LIMIT $3) AS page ON true
     ORDER BY page.score DESC, page.kind ASC, page.id ASC`;
 }
 
@@ -109,14 +145,16 @@ interface SearchRow {
 }
 
 /**
- * Settings of the search's transaction only, so they never leak into another query on a pooled connection: the
- * similarity of a held word ($1, typo-words.ts) and the typo tier's time budget ($2). No JIT: compiling the statement cost 70-170 ms at 1M records, more
- * than the search itself. No parallel workers and no synchronised sequential scans: a capped scan must find the
- * same candidates on every call, or page 2 could repeat page 1's hits.
+ * Settings of the typo tier's transactions only, so they never leak into another query on a pooled connection:
+ * the similarity of a held word ($1, typo-words.ts) and the tier's time budget ($2). The serving pool's sessions
+ * already run without JIT (compiling this statement cost 70-170 ms at 1M records, more than the search itself),
+ * without parallel workers and without synchronised sequential scans (subgraphs/platform/database.ts); they are
+ * set here too because a capped scan must find the same candidates on every call, or page 2 could repeat page 1's
+ * hits. The words and prefixes tiers need none of these beyond the session's and run as one statement.
  */
-const SETTINGS = `SELECT set_config('pg_trgm.word_similarity_threshold', $1, true), set_config('jit', 'off', true),
+const TYPO_SETTINGS = `SELECT set_config('pg_trgm.word_similarity_threshold', $1, true), set_config('jit', 'off', true),
   set_config('max_parallel_workers_per_gather', '0', true), set_config('synchronize_seqscans', 'off', true),
-  set_config('statement_timeout', coalesce($2, current_setting('statement_timeout')), true)`;
+  set_config('statement_timeout', $2, true)`;
 
 /**
  * The typo tier checks its condition on every record holding a similar word until its cap is full; when few of
@@ -125,12 +163,33 @@ const SETTINGS = `SELECT set_config('pg_trgm.word_similarity_threshold', $1, tru
  * effort: past SEARCH_TYPO_BUDGET_MS PostgreSQL cancels it and the search answers with what the exact tiers found
  * (nothing). The other tiers stop at their candidate caps and carry no budget.
  */
-const typoBudget = (tier: Tier) => (tier === 'fuzzy' ? String(env.SEARCH_TYPO_BUDGET_MS) : null);
+async function typoTier(db: Database, request: SearchRequest, threshold: number): Promise<SearchRow[] | null> {
+  const settings = [String(HELD_WORD_SIMILARITY), String(env.SEARCH_TYPO_BUDGET_MS)];
+  try {
+    const candidateWords = await db.servingTransaction(async (sql) => {
+      await sql.query(TYPO_SETTINGS, settings, { prepared: true });
+      const words = await sql.query<QueryWordRow>(QUERY_WORDS_SQL, [request.q], { prepared: true });
+      return typoCandidateQuery(words, words[0]?.query_trigrams ?? 0, threshold);
+    });
+    if (candidateWords === null) return null;
+    return await db.servingTransaction(async (sql) => {
+      await sql.query(TYPO_SETTINGS, settings, { prepared: true });
+      return sql.query<SearchRow>(
+        searchStatement(request.types, 'fuzzy', threshold),
+        [request.q, request.skip, request.take, candidateWords],
+        { prepared: true },
+      );
+    });
+  } catch (error) {
+    if (wasCanceledByTimeout(error)) return null;
+    throw error;
+  }
+}
 
-/** PostgreSQL's query_canceled, as Prisma reports a raw query's database error. */
+/** PostgreSQL's query_canceled, as `pg` (and Prisma, for a raw query) reports it. */
 export function wasCanceledByTimeout(error: unknown): boolean {
-  const { meta, message } = error as { meta?: { code?: string }; message?: string };
-  return meta?.code === '57014' || /statement timeout/i.test(message ?? '');
+  const { code, meta, message } = error as { code?: string; meta?: { code?: string }; message?: string };
+  return code === '57014' || meta?.code === '57014' || /statement timeout/i.test(message ?? '');
 }
 
 /** One page of ranked hits across the asked record types, the number of candidates, and whether a type was capped. */
@@ -139,33 +198,20 @@ export async function searchRecords(
   request: SearchRequest,
 ): Promise<{ hits: SearchHitRow[]; total: number; capped: boolean }> {
   if (request.types.length === 0) return { hits: [], total: 0, capped: false };
-  const page = { skip: request.skip, take: request.take, threshold: wordSimilarityThreshold(request.q) };
+  const threshold = wordSimilarityThreshold(request.q);
   let rows: SearchRow[] = [];
-  // A batch transaction per tier (settings + statement): Prisma's interactive transactions cost ~8 ms more.
   for (const tier of TIERS) {
-    // Prisma's raw queries run when a transaction takes them: one settings statement per transaction.
-    const settings = () => db.prisma.$queryRawUnsafe(SETTINGS, String(HELD_WORD_SIMILARITY), typoBudget(tier));
-    const parameters: string[] = [request.q];
-    try {
-      if (tier === 'fuzzy') {
-        const [, words, [query]] = await db.prisma.$transaction([
-          settings(),
-          db.prisma.$queryRawUnsafe<QueryWord[]>(QUERY_WORDS_SQL, request.q),
-          db.prisma.$queryRawUnsafe<{ trigrams: number }[]>(QUERY_TRIGRAMS_SQL, request.q),
-        ]);
-        const candidateWords = typoCandidateQuery(words, query?.trigrams ?? 0, page.threshold);
-        if (candidateWords === null) break;
-        parameters.push(candidateWords);
-      }
-      const [, found] = await db.prisma.$transaction([
-        settings(),
-        db.prisma.$queryRawUnsafe<SearchRow[]>(searchStatement(request.types, tier, page), ...parameters),
-      ]);
-      rows = found;
-    } catch (error) {
-      if (tier === 'fuzzy' && wasCanceledByTimeout(error)) break;
-      throw error;
-    }
+    // The exact tiers are one statement each, straight through `pg`: no transaction, no Prisma round trips.
+    const found =
+      tier === 'fuzzy'
+        ? await typoTier(db, request, threshold)
+        : await db.sql.query<SearchRow>(
+            searchStatement(request.types, tier, threshold),
+            [request.q, request.skip, request.take],
+            { prepared: true },
+          );
+    if (found === null) break;
+    rows = found;
     if ((rows[0]?.total ?? 0) > 0) break;
   }
   const hits = rows.filter((row) => row.kind !== null) as SearchHitRow[];

@@ -32,18 +32,22 @@ export interface QueryWord {
   similar: string[];
 }
 
-/** Each query word with its trigram count and the vocabulary words holding it ($1 the query). */
+/** A row of QUERY_WORDS_SQL: a query word, and the distinct trigrams of the whole query (the same on every row). */
+export type QueryWordRow = QueryWord & { query_trigrams: number };
+
+/**
+ * Each query word with its trigram count and the vocabulary words holding it ($1 the query), and on every row the
+ * number of distinct trigrams of the whole query, which the threshold is a share of (one round trip for both).
+ */
 export const QUERY_WORDS_SQL = `
   SELECT w.word, cardinality(show_trgm(w.word)) AS trigrams,
-         coalesce(array_agg(v.word ORDER BY v.similarity DESC, v.word) FILTER (WHERE v.word IS NOT NULL), '{}') AS similar
+         coalesce(array_agg(v.word ORDER BY v.similarity DESC, v.word) FILTER (WHERE v.word IS NOT NULL), '{}') AS similar,
+         (SELECT cardinality(show_trgm(verticals_search_text($1::text)))) AS query_trigrams
     FROM unnest(tsvector_to_array(to_tsvector('simple', verticals_search_text($1::text)))) AS w(word)
     LEFT JOIN LATERAL (
       SELECT s.word, word_similarity(w.word, s.word) AS similarity FROM search_words s WHERE s.word %> w.word
        ORDER BY similarity DESC, s.word LIMIT ${SIMILAR_WORDS_PER_WORD}) v ON true
    GROUP BY w.word`;
-
-/** The number of distinct trigrams of the whole query ($1), which the threshold is a share of. */
-export const QUERY_TRIGRAMS_SQL = `SELECT cardinality(show_trgm(verticals_search_text($1::text))) AS trigrams`;
 
 /** A word as a tsquery operand: quoted, with quotes and backslashes escaped. */
 const operand = (word: string) => `'${word.replace(/['\\]/g, '\\$&')}'`;
