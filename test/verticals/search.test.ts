@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CANDIDATE_CAP, SAMPLE_MODULUS, wasCanceledByTimeout } from '../../subgraphs/verticals/search/query.ts';
 import { env } from '../../subgraphs/platform/config.ts';
+import { PREFIXES_HELD } from '../../subgraphs/verticals/search/held-prefixes.ts';
 import { RECORD_TYPES } from '../../subgraphs/verticals/record-type/catalog.ts';
 import { startTestService } from '../support/service.ts';
 import type { TestService } from '../support/service.ts';
@@ -327,4 +328,31 @@ describe('search indexes', () => {
       expect(plans[2]).toMatch(/search_sample_idx/);
     },
   );
+});
+
+describe('the vocabulary probe before the prefixes tier (held-prefixes.ts)', () => {
+  it('rules the tier out only when some query word begins no word of the vocabulary', async () => {
+    const db = service.databases.sandbox.sql;
+    await db.query(`INSERT INTO firms (name, hq_city, hq_state, size, practice_areas, website, founded_year)
+      VALUES ('Thrushcombe Advisory', 'Omaha', 'NE', 5, '{}', 'https://thrushcombe.test', 1999)`);
+    const held = async (q: string) =>
+      (await db.query<{ held: boolean }>(`SELECT ${PREFIXES_HELD} AS held`, [q]))[0]!.held;
+    const plan = await service.databases.sandbox.prisma.$transaction(async (tx) => {
+      // On a few hundred words a full scan would cost less; the index is what holds at millions of them.
+      await tx.$queryRawUnsafe(`SELECT set_config('enable_seqscan', 'off', true)`);
+      return tx.$queryRawUnsafe<{ 'QUERY PLAN': string }[]>(`EXPLAIN SELECT ${PREFIXES_HELD}`, 'thrushc');
+    });
+    expect(plan.map((row) => row['QUERY PLAN']).join('\n')).toMatch(/search_words_bytewise_idx/);
+    expect(await held('thrushcombe advisory')).toBe(true);
+    expect(await held('THRÜSHC ADVIS')).toBe(true);
+    // Right after the last word beginning with the prefix, and past the end of the vocabulary.
+    expect(await held('thrushcombf')).toBe(false);
+    expect(await held('thrushc zzzzzzzz')).toBe(false);
+    expect(await held('&&')).toBe(false);
+    // Words of deleted records stay: the probe lets the tier run, and the tier finds nothing.
+    await db.query(`DELETE FROM firms WHERE name = 'Thrushcombe Advisory'`);
+    expect(await held('thrushc')).toBe(true);
+    const search = await searcher();
+    expect((await search('q=thrushc')).body.pagination).toMatchObject({ total: 0 });
+  });
 });

@@ -1,6 +1,7 @@
 import { env } from '../../platform/config.ts';
 import type { Database } from '../../platform/database.ts';
 import type { RecordType } from '../record-type/define.ts';
+import { PREFIXES_HELD } from './held-prefixes.ts';
 import { HELD_WORD_SIMILARITY, QUERY_WORDS_SQL, typoCandidateQuery } from './typo-words.ts';
 import type { QueryWordRow } from './typo-words.ts';
 
@@ -110,7 +111,8 @@ function candidates(type: RecordType, tier: Tier, threshold: number): string {
 /**
  * One tier of the search as one statement: the candidates of every asked record type, then the page of the
  * ranked candidates with their count and whether some record type reached the cap. The totals come in a row of
- * their own, so a page past the last still says how many hits there are. Parameters: $1 the query, $2 and $3 the
+ * their own, so a page past the last still says how many hits there are; the words tier's also says whether the
+ * prefixes tier can find anything (held-prefixes.ts). Parameters: $1 the query, $2 and $3 the
  * page's offset and size, $4 the typo tier's words (typo-words.ts). The text depends only on the record types,
  * the tier and the query's threshold, so it is prepared once per connection.
  */
@@ -118,7 +120,8 @@ export function searchStatement(types: readonly RecordType[], tier: Tier, thresh
   return `WITH q AS MATERIALIZED (SELECT ${FOLDED} AS folded, ${WORDS} AS words),
     ${types.map((type) => `${sampledCandidates(type, tier, threshold)},`).join('\n')}
     found AS (${types.map((type) => candidates(type, tier, threshold)).join(' UNION ALL ')})
-    SELECT totals.total, totals.capped, page.kind, page.id, page.title, page.subtitle, page.score
+    SELECT totals.total, totals.capped, ${tier === 'words' ? PREFIXES_HELD : 'NULL::boolean'} AS prefixes_held,
+      page.kind, page.id, page.title, page.subtitle, page.score
     FROM (SELECT count(*)::int AS total,
             EXISTS (SELECT 1 FROM found GROUP BY kind HAVING count(*) >= ${CANDIDATE_CAP}) AS capped FROM found) AS totals
     LEFT JOIN (SELECT kind, id, title, subtitle, ${score(tier)}::float8 AS score FROM found, q
@@ -137,6 +140,8 @@ export interface SearchRequest {
 interface SearchRow {
   total: number;
   capped: boolean;
+  /** The words tier's: whether the prefixes tier can find anything (held-prefixes.ts). */
+  prefixes_held: boolean | null;
   kind: string | null;
   id: number | null;
   title: string | null;
@@ -201,6 +206,7 @@ export async function searchRecords(
   const threshold = wordSimilarityThreshold(request.q);
   let rows: SearchRow[] = [];
   for (const tier of TIERS) {
+    if (tier === 'prefixes' && rows[0]?.prefixes_held === false) continue;
     // The exact tiers are one statement each, straight through `pg`: no transaction, no Prisma round trips.
     const found =
       tier === 'fuzzy'
