@@ -242,8 +242,8 @@ async function listenOn(
  * that in (subgraphs/verticals/search/query.ts). Prepared statements (`prepared: true`) are planned for each
  * call's parameters, as unnamed ones are: a word in a third of the names is found by a scan that stops at the
  * search's cap, a rare one through an index, which a generic plan could not tell apart. Bulk connections keep
- * the server's settings: a load or an index
- * build is what those are for. A URL that sets `options` itself wins (node-postgres reads the URL last).
+ * the server's settings: a load or an index build is what those are for. A URL that sets `options` itself wins
+ * (node-postgres reads the URL last).
  */
 const SERVING_SESSION =
   '-c jit=off -c max_parallel_workers_per_gather=0 -c synchronize_seqscans=off -c plan_cache_mode=force_custom_plan';
