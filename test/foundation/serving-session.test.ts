@@ -58,7 +58,7 @@ describe('a serving transaction', () => {
         )[0]!.value;
       });
       expect(threshold).toBe('0.25');
-      // Every pooled connection, not only the one the transaction ran on.
+      // Back in the pool (which hands the idle connection out again), the connection has the session's value.
       for (let connection = 0; connection < 3; connection++) {
         const [after] = await db.sql.query<{ value: string }>(
           `SELECT current_setting('pg_trgm.word_similarity_threshold') AS value`,
