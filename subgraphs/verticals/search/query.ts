@@ -150,15 +150,13 @@ interface SearchRow {
 }
 
 /**
- * Settings of the typo tier's transactions only, so they never leak into another query on a pooled connection:
- * the similarity of a held word ($1, typo-words.ts) and the tier's time budget ($2). The serving pool's sessions
- * already run without JIT (compiling this statement cost 70-170 ms at 1M records, more than the search itself),
- * without parallel workers and without synchronised sequential scans (subgraphs/platform/database.ts); they are
- * set here too because a capped scan must find the same candidates on every call, or page 2 could repeat page 1's
- * hits. The words and prefixes tiers need none of these beyond the session's and run as one statement.
+ * Settings of the typo tier's transaction only, so they never leak into another query on a pooled connection: the
+ * similarity of a held word ($1, typo-words.ts) and the tier's time budget ($2). Like the exact tiers, it relies on
+ * the serving session for the rest (subgraphs/platform/database.ts): no JIT (compiling this statement cost 70-170
+ * ms at 1M records, more than the search itself), no parallel workers and no synchronised sequential scans (a
+ * capped scan must find the same candidates on every call, or page 2 could repeat page 1's hits).
  */
-const TYPO_SETTINGS = `SELECT set_config('pg_trgm.word_similarity_threshold', $1, true), set_config('jit', 'off', true),
-  set_config('max_parallel_workers_per_gather', '0', true), set_config('synchronize_seqscans', 'off', true),
+const TYPO_SETTINGS = `SELECT set_config('pg_trgm.word_similarity_threshold', $1, true),
   set_config('statement_timeout', $2, true)`;
 
 /**
@@ -171,14 +169,11 @@ const TYPO_SETTINGS = `SELECT set_config('pg_trgm.word_similarity_threshold', $1
 async function typoTier(db: Database, request: SearchRequest, threshold: number): Promise<SearchRow[] | null> {
   const settings = [String(HELD_WORD_SIMILARITY), String(env.SEARCH_TYPO_BUDGET_MS)];
   try {
-    const candidateWords = await db.servingTransaction(async (sql) => {
-      await sql.query(TYPO_SETTINGS, settings, { prepared: true });
-      const words = await sql.query<QueryWordRow>(QUERY_WORDS_SQL, [request.q], { prepared: true });
-      return typoCandidateQuery(words, words[0]?.query_trigrams ?? 0, threshold);
-    });
-    if (candidateWords === null) return null;
     return await db.servingTransaction(async (sql) => {
       await sql.query(TYPO_SETTINGS, settings, { prepared: true });
+      const words = await sql.query<QueryWordRow>(QUERY_WORDS_SQL, [request.q], { prepared: true });
+      const candidateWords = typoCandidateQuery(words, words[0]?.query_trigrams ?? 0, threshold);
+      if (candidateWords === null) return null;
       return sql.query<SearchRow>(
         searchStatement(request.types, 'fuzzy', threshold),
         [request.q, request.skip, request.take, candidateWords],
