@@ -3,6 +3,7 @@ import type { Builder } from './builder.ts';
 import type { RequestContext } from './context.ts';
 import { findPage } from './deep-page.ts';
 import { delegateOf } from './model-delegate.ts';
+import { selectsRowsOnly, sqlPageReaders } from './model-rows.ts';
 import { pageInfoSource } from './paging.ts';
 import type { OffsetPaging, PageInfoSource, definePageInfo } from './paging.ts';
 import type { Total } from './totals.ts';
@@ -27,8 +28,9 @@ export function pageSource(
 }
 
 /**
- * `<Thing>Page { nodes pageInfo }` over one Prisma model: `nodes` spreads the GraphQL selection's Prisma query
- * into the page's read, deferred-join style when the page is deep (deep-page.ts).
+ * `<Thing>Page { nodes pageInfo }` over one Prisma model: `nodes` reads whole rows through `pg` when the GraphQL
+ * selection needs no relation (model-rows.ts), else spreads its Prisma query into the page's read; deferred-join
+ * style when the page is deep (deep-page.ts).
  */
 export function definePageObject(
   builder: Builder,
@@ -42,6 +44,8 @@ export function definePageObject(
       nodes: t.prismaField({
         type: [node],
         resolve: (query: object, source: PageSource, _args: unknown, context: RequestContext) => {
+          const sql = selectsRowsOnly(query) ? sqlPageReaders(context.db, model) : null;
+          if (sql) return findPage(source, sql);
           const records = delegateOf(context.db, model);
           return findPage(source, {
             ids: (args) => records.findMany({ ...args, select: { id: true } }),

@@ -1,13 +1,11 @@
 import { buildSchema, getNamedType, isObjectType } from 'graphql';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tradeWhere } from '../../subgraphs/markets/types/congressional-trade.ts';
-import { signalWhere } from '../../subgraphs/markets/types/signal.ts';
 import { env } from '../../subgraphs/platform/config.ts';
 import type { RequestContext } from '../../subgraphs/platform/context.ts';
-import { UntranslatableWhereError, countTotal, whereToSql } from '../../subgraphs/platform/totals.ts';
-import { recordTypeNamed } from '../../subgraphs/verticals/record-type/catalog.ts';
-import { leadWhere } from '../../subgraphs/verticals/types/lead.ts';
+import { countTotal } from '../../subgraphs/platform/totals.ts';
+import { UntranslatableWhereError, whereToSql } from '../../subgraphs/platform/where-sql.ts';
+import { attorneyWhere, companyWhere, listWhereCases } from '../support/list-wheres.ts';
 import { startTestService } from '../support/service.ts';
 import type { TestService } from '../support/service.ts';
 
@@ -30,111 +28,13 @@ beforeAll(async () => {
 });
 afterAll(() => service?.stop());
 
-const whereOf = (name: string) => (args: object) => recordTypeNamed(name)!.where(args);
-const companyWhere = whereOf('companies');
-const contactWhere = whereOf('contacts');
-const propertyWhere = whereOf('properties');
-const ownerWhere = whereOf('owners');
-const attorneyWhere = whereOf('attorneys');
-const firmWhere = whereOf('firms');
-
 const sqlCount = async (sql: string, params: unknown[] = []) =>
   (await service.databases.live.sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${sql}`, params))[0]!.n;
 
 describe('every list where, as SQL, selects what Prisma selects', () => {
-  // Each list's where function with every filter at once and with single filters: the SQL total must equal
-  // Prisma's count of the same where (the limit is set past any test table, so the count is exact).
-  const cases = (): [string, Parameters<typeof countTotal>[1], () => Promise<object> | object][] => [
-    ['companies, every filter', 'Company', () => companyWhere({ industry: 'software', state: 'CA', minScore: 40 })],
-    ['companies, min_score', 'Company', () => companyWhere({ minScore: 70 })],
-    [
-      'contacts, every filter',
-      'Contact',
-      () => contactWhere({ companyId: 'b2b_7', seniority: 'vp', department: 'sales', emailVerified: true }),
-    ],
-    ['contacts, email_verified', 'Contact', () => contactWhere({ emailVerified: false })],
-    [
-      'properties, every filter',
-      'Property',
-      () =>
-        propertyWhere({
-          state: 'CA',
-          city: 'los angeles',
-          zip: '90001',
-          propertyType: 'condo',
-          minEquity: 10,
-          maxEquity: 90,
-          minValue: 1000,
-          maxValue: 5_000_000,
-          ownerId: 'owner_3',
-          absentee: false,
-        }),
-    ],
-    [
-      'properties, equity range and city in any case',
-      'Property',
-      () => propertyWhere({ minEquity: 20.5, maxEquity: 80, city: 'HOUSTON' }),
-    ],
-    [
-      'owners, every filter',
-      'Owner',
-      () => ownerWhere({ ownerType: 'llc', minProperties: 2, minPortfolioValue: 100_000, absentee: true, state: 'TX' }),
-    ],
-    ['owners, min_properties', 'Owner', () => ownerWhere({ minProperties: 2 })],
-    [
-      'attorneys, every filter',
-      'Attorney',
-      () =>
-        attorneyWhere({
-          practiceArea: 'bankruptcy',
-          state: 'NY',
-          city: 'new york',
-          barStatus: 'active',
-          verified: true,
-          firmId: 'firm_2',
-        }),
-    ],
-    ['attorneys, practice_area', 'Attorney', () => attorneyWhere({ practiceArea: 'personal injury' })],
-    [
-      'attorneys, practice_area and state (one index key per pair)',
-      'Attorney',
-      () => attorneyWhere({ practiceArea: 'bankruptcy', state: 'NY' }),
-    ],
-    [
-      'firms, every filter',
-      'Firm',
-      () => firmWhere({ practiceArea: 'Bankruptcy', state: 'CA', city: 'san francisco', minSize: 2, maxSize: 500 }),
-    ],
-    ['firms, size range', 'Firm', () => firmWhere({ minSize: 5, maxSize: 50 })],
-    ['leads, every filter', 'Lead', () => leadWhere({ status: 'new', vertical: 'b2b', tag: 'hot' }, context)],
-    ['reports', 'ReportJob', () => ({ accountId: context.viewer!.accountId, status: 'completed' })],
-    [
-      'signals, every filter, professional history',
-      'Signal',
-      () => signalWhere({ ticker: 'AAPL', signalType: 'insider_buy', sentiment: 'BULLISH' }, context),
-    ],
-    ['signals, plan history only', 'Signal', () => signalWhere({}, context)],
-    [
-      'trades, every filter',
-      'CongressionalTrade',
-      () =>
-        tradeWhere(
-          {
-            ticker: 'NVDA',
-            chamber: 'house',
-            party: 'D',
-            tradeType: 'purchase',
-            member: 'pelosi',
-            from: '2020-01-01',
-            to: '2030-12-31',
-          },
-          context,
-        ),
-    ],
-    ['trades, member and days', 'CongressionalTrade', () => tradeWhere({ member: 'a', days: 3650 }, context)],
-    ['trades, committee', 'CongressionalTrade', () => tradeWhere({ committee: 'armed services', days: 3650 }, context)],
-    ['trades, default window', 'CongressionalTrade', () => tradeWhere({}, context)],
-  ];
+  // Each list's where (test/support/list-wheres.ts): the SQL total must equal Prisma's count of the same where
+  // (the limit is set past any test table, so the count is exact).
+  const cases = () => listWhereCases(() => context);
 
   it.each(cases())('%s', async (_name, model, build) => {
     const where = await build();
