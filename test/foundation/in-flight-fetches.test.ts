@@ -18,8 +18,10 @@ import { startTestService } from '../support/service.ts';
 import type { TestService } from '../support/service.ts';
 
 const SECRET = 'a-shared-secret-of-the-gateway';
+// With a relation: the page and its total are read through `pg`, which `onQuery` does not see; the contacts are
+// loaded through Prisma, so an execution shows as at least one statement.
 const PAGE =
-  'query Page($industry: String) { companies(industry: $industry, perPage: 5, sort: ID_ASC) { nodes { id name } pageInfo { total } } }';
+  'query Page($industry: String) { companies(industry: $industry, perPage: 5, sort: ID_ASC) { nodes { id name contacts { name } } pageInfo { total } } }';
 const WATCHLIST = 'query Watchlist { watchlist { ticker companyName } }';
 const ADD =
   'mutation Add($ticker: String) { addWatchlistEntry(input: { ticker: $ticker, companyName: "Acme" }) { created } }';
