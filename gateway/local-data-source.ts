@@ -1,7 +1,8 @@
 import type { GraphQLDataSource, GraphQLDataSourceProcessOptions } from '@apollo/gateway';
-import { execute, parse, validate } from 'graphql';
+import { parse, validate } from 'graphql';
 import type { DocumentNode, GraphQLSchema } from 'graphql';
 import type { RequestContext } from '../subgraphs/platform/context.ts';
+import { executeCompiled } from './compiled-execution.ts';
 import type { InFlightFetches, SubgraphResponse } from './in-flight-fetches.ts';
 
 /** Distinct subgraph operations kept parsed; the query planner emits a small, fixed set per client operation. */
@@ -11,7 +12,8 @@ const MAX_DOCUMENTS = 1_000;
  * A subgraph executed in this process, like `LocalGraphQLDataSource`, but parsing and validating each distinct
  * operation once. `LocalGraphQLDataSource` runs graphql-js `graphql()` on every fetch; profiles of the bench
  * (docs/performance.md) showed its validation alone at about a tenth of the gateway's CPU time. Identical
- * queries in flight at the same time share one execution (see in-flight-fetches.ts).
+ * queries in flight at the same time share one execution (see in-flight-fetches.ts); an operation that recurs
+ * runs compiled (compiled-execution.ts).
  */
 export class CachedLocalDataSource implements GraphQLDataSource<RequestContext> {
   private readonly documents = new Map<string, DocumentNode>();
@@ -37,7 +39,7 @@ export class CachedLocalDataSource implements GraphQLDataSource<RequestContext> 
       this.name,
       options,
       async () =>
-        (await execute({
+        (await executeCompiled({
           schema: this.schema,
           document: parsed,
           variableValues: request.variables,

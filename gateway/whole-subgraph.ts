@@ -1,4 +1,5 @@
-import { TypeInfo, execute, getVariableValues, validate, visit, visitWithTypeInfo } from 'graphql';
+import { TypeInfo, getVariableValues, validate, visit, visitWithTypeInfo } from 'graphql';
+import { executeCompiled } from './compiled-execution.ts';
 import type { DocumentNode, ExecutionResult, GraphQLSchema, OperationDefinitionNode } from 'graphql';
 import type { RequestContext } from '../subgraphs/platform/context.ts';
 import type { InFlightFetches, SubgraphResponse } from './in-flight-fetches.ts';
@@ -59,7 +60,7 @@ export function acceptsVariables(
 
 /**
  * Executes a document the subgraph answers whole, sharing an identical execution in flight as planned fetches do
- * (in-flight-fetches.ts). In process the answer is graphql-js's own: errors are GraphQLError objects.
+ * (in-flight-fetches.ts), compiled once it recurs (compiled-execution.ts). In process errors are GraphQLError objects.
  */
 export async function executeWhole(
   subgraph: InProcessSubgraph,
@@ -72,7 +73,7 @@ export async function executeWhole(
     subgraph.name,
     { kind: 'incoming operation', request: { query: text, variables, operationName }, context } as never,
     async () =>
-      (await execute({
+      (await executeCompiled({
         schema: subgraph.schema,
         document,
         variableValues: variables,

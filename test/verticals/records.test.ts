@@ -502,6 +502,9 @@ describe('GraphQL: the records and their relations', () => {
       await service.graphql(RELATIONS, { perPage }, sandboxKey);
       return service.queries.filter((sql) => !/api_keys|accounts|usage/.test(sql)).length;
     };
+    // A document runs compiled from its second execution on (gateway/compiled-execution.ts), and graphql-jit
+    // batches this query's relation loads in other rounds than graphql-js: both measured calls run compiled.
+    await statements(5);
     const few = await statements(5);
     expect(await statements(20)).toBe(few);
   });

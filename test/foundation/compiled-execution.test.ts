@@ -1,0 +1,150 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OperationTypeNode, execute, parse } from 'graphql';
+import type { DocumentNode, ExecutionResult, OperationDefinitionNode } from 'graphql';
+import { executeCompiled } from '../../gateway/compiled-execution.ts';
+import { marketsRoutes } from '../../gateway/rest/markets-routes.ts';
+import { verticalsRoutes } from '../../gateway/rest/verticals-routes.ts';
+import { wholeSubgraphOf } from '../../gateway/whole-subgraph.ts';
+import { SUBGRAPHS } from '../../subgraphs/index.ts';
+import type { SubgraphName } from '../../subgraphs/index.ts';
+import type { RequestContext } from '../../subgraphs/platform/context.ts';
+import { createTestDatabases } from '../support/databases.ts';
+import type { TestDatabases } from '../support/databases.ts';
+
+/**
+ * In-process subgraph operations run compiled by graphql-jit once they recur (gateway/compiled-execution.ts).
+ * The answer must be graphql-js's, byte for byte, data and errors alike: for every query of the REST tables, the
+ * errors a resolver raises, and the `_entities` fetches the query planner sends.
+ */
+let store: TestDatabases;
+
+beforeAll(async () => {
+  store = await createTestDatabases({ sandboxScale: 300 });
+});
+afterAll(async () => {
+  await store?.drop();
+});
+
+const context = (): RequestContext => ({
+  viewer: { accountId: 'compiled-test', plan: 'institutional', mode: 'sandbox' },
+  db: store.databases.sandbox,
+  loaders: new Map(),
+});
+
+const subgraphs = (Object.keys(SUBGRAPHS) as SubgraphName[]).map((name) => ({ name, schema: SUBGRAPHS[name] }));
+
+/** The answer as a client receives it, plus what the gateway reads from each error object. */
+function asSent(result: ExecutionResult) {
+  return {
+    json: JSON.stringify(result),
+    errors: (result.errors ?? []).map((error) => ({
+      code: error.extensions?.code,
+      http: JSON.stringify(error.extensions?.http),
+      original: error.originalError?.constructor.name,
+    })),
+  };
+}
+
+/**
+ * graphql-js's answer, then the compiled one: the first call of a document runs graphql-js too, so the third
+ * call is the one graphql-jit answers (and the second the one that compiled it).
+ */
+async function bothWays(subgraph: SubgraphName, query: string, variables: Record<string, unknown> = {}) {
+  const schema = SUBGRAPHS[subgraph];
+  const reference = await execute({
+    schema,
+    document: parse(query),
+    variableValues: variables,
+    contextValue: context(),
+  });
+  const document: DocumentNode = parse(query);
+  const answers = [];
+  for (let call = 0; call < 3; call += 1) {
+    answers.push(await executeCompiled({ schema, document, variableValues: variables, contextValue: context() }));
+  }
+  return { reference: asSent(reference), compiled: answers.map(asSent) };
+}
+
+const QUERY_ROUTES = [...verticalsRoutes, ...marketsRoutes].filter(
+  (route) => (parse(route.operation).definitions[0] as OperationDefinitionNode).operation === OperationTypeNode.QUERY,
+);
+
+/** A value for each required variable: an existing record's id, a stored ticker, a day. */
+async function requiredVariables(path: string, subgraph: SubgraphName): Promise<Record<string, unknown>> {
+  if (path.endsWith('/:id')) {
+    const list = QUERY_ROUTES.find((route) => route.path === path.slice(0, -'/:id'.length));
+    const listed = list
+      ? ((await execute({ schema: SUBGRAPHS[subgraph], document: parse(list.operation), contextValue: context() }))
+          .data ?? {})
+      : {};
+    const nodes = (Object.values(listed)[0] as { nodes?: { id: string }[] } | undefined)?.nodes ?? [];
+    return { id: nodes[0]?.id ?? 'unknown_1' };
+  }
+  if (path.includes(':ticker'))
+    return { ticker: (await store.databases.sandbox.prisma.signal.findFirstOrThrow()).ticker };
+  if (path.includes(':date')) return { date: '2026-01-05' };
+  return {};
+}
+
+describe('compiled execution of in-process subgraph operations', () => {
+  it('answers every query of the REST tables as graphql-js does', async () => {
+    let compared = 0;
+    for (const route of QUERY_ROUTES) {
+      const subgraph = wholeSubgraphOf(subgraphs, parse(route.operation))?.name as SubgraphName | undefined;
+      if (!subgraph) continue;
+      const { reference, compiled } = await bothWays(
+        subgraph,
+        route.operation,
+        await requiredVariables(route.path, subgraph),
+      );
+      for (const answer of compiled) expect(answer, `${route.method} ${route.path}`).toEqual(reference);
+      expect(reference.json, route.path).toContain('"data"');
+      compared += 1;
+    }
+    // So the comparison is not vacuous: every REST query is answered by one subgraph (33 today).
+    expect(compared).toBe(QUERY_ROUTES.length);
+  });
+
+  it.each([
+    ['an unknown record (not_found)', 'verticals', '{ company(id: "b2b_999999999") { id name } }', {}],
+    ['a malformed id (invalid_parameter)', 'verticals', '{ company(id: "nope") { id } }', {}],
+    ['a page past the limit', 'verticals', 'query ($n: Int) { companies(perPage: $n) { nodes { id } } }', { n: 1000 }],
+    [
+      'an error beside data (one field fails, the other answers)',
+      'verticals',
+      '{ a: company(id: "nope") { id } b: companies(perPage: 1, sort: ID_ASC) { nodes { id } } }',
+      {},
+    ],
+    [
+      'aliases, fragments and __typename',
+      'verticals',
+      `query { a: companies(perPage: 2, sort: ID_ASC) { nodes { ...C } } b: contacts(perPage: 2) { nodes { __typename id } } }
+       fragment C on Company { __typename id name contacts { name } }`,
+      {},
+    ],
+    [
+      '@include and @skip',
+      'markets',
+      'query ($e: Boolean!) { leads: convergenceLeads { ticker purchases @include(if: $e) { id } score @skip(if: $e) } }',
+      { e: false },
+    ],
+    ['an unknown ticker', 'markets', '{ companyProfile(ticker: "ZZZZZZ") { ticker name } }', {}],
+  ])('answers %s as graphql-js does', async (_name, subgraph, query, variables) => {
+    const { reference, compiled } = await bothWays(subgraph as SubgraphName, query, variables);
+    for (const answer of compiled) expect(answer).toEqual(reference);
+  });
+
+  it('answers the planner’s _entities fetch as graphql-js does', async () => {
+    const companies = await store.databases.sandbox.prisma.company.findMany({ take: 3, orderBy: { id: 'asc' } });
+    const representations = [
+      ...companies.map((company) => ({ __typename: 'Company', id: company.id })),
+      { __typename: 'Company', id: 'b2b_999999999' },
+    ];
+    const query = `query ($representations: [_Any!]!) {
+      _entities(representations: $representations) { ... on Company { id signals(limit: 3) { id ticker } } }
+    }`;
+    const { reference, compiled } = await bothWays('markets', query, { representations });
+    for (const answer of compiled) expect(answer).toEqual(reference);
+    expect(JSON.parse(reference.json).data._entities).toHaveLength(4);
+  });
+});
