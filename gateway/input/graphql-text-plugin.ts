@@ -4,15 +4,31 @@ import type { DocumentNode } from 'graphql';
 import { BadRequestError } from '../../subgraphs/platform/errors.ts';
 import { UNSAFE_TEXT_PROBLEM, collectUnsafeText, isUnsafeText } from './unsafe-text.ts';
 
+/**
+ * Whether a string literal of the document is unsafe text. Apollo Server hands a recurring operation over as the
+ * same parsed document (its document store), so the walk over the whole document runs once per document, not
+ * on every request (it was the largest `visit` in the profile of /graphql: docs/performance.md item 20).
+ */
+const unsafeLiterals = new WeakMap<DocumentNode, boolean>();
+function hasUnsafeLiteral(document: DocumentNode): boolean {
+  let unsafe = unsafeLiterals.get(document);
+  if (unsafe === undefined) {
+    unsafe = false;
+    visit(document, {
+      [Kind.STRING](node) {
+        if (isUnsafeText(node.value)) unsafe = true;
+      },
+    });
+    unsafeLiterals.set(document, unsafe);
+  }
+  return unsafe;
+}
+
 /** The details of unsafe text in an operation: its variables by name, its string literals as `query`. */
 function unsafeTextOf(document: DocumentNode, variables: Record<string, unknown>): Record<string, string> {
   const details: Record<string, string> = Object.create(null);
   collectUnsafeText(variables, 'variables', details);
-  visit(document, {
-    [Kind.STRING](node) {
-      if (isUnsafeText(node.value)) details.query = `has a string that ${UNSAFE_TEXT_PROBLEM}`;
-    },
-  });
+  if (hasUnsafeLiteral(document)) details.query = `has a string that ${UNSAFE_TEXT_PROBLEM}`;
   return details;
 }
 
