@@ -6,8 +6,9 @@ import type { CompiledQuery } from 'graphql-jit';
 /**
  * Executes an operation on an in-process subgraph with graphql-jit once its document recurs, graphql-js before.
  * graphql-jit compiles the operation into a function: per field it skips what graphql-js repeats on every
- * record (argument coercion, resolve info, field collection). At 100k, REST an account per request, that was
- * 0.49-0.54 → 0.37-0.41 ms of gateway CPU per request (docs/performance.md, item 20).
+ * record (argument coercion, resolve info, field collection). The companies REST operation on bench_100k, its
+ * page and count included: 0.61-0.86 ms CPU per execution with graphql-js, 0.48-0.61 compiled (docs/performance.md,
+ * item 20).
  *
  * Only a document seen before is compiled (compiling costs milliseconds, a one-off document would pay it for
  * nothing), and only while it is kept: the caches are keyed by the document object, which the callers keep

@@ -1,7 +1,7 @@
 import { TypeInfo, getVariableValues, validate, visit, visitWithTypeInfo } from 'graphql';
-import { executeCompiled } from './compiled-execution.ts';
 import type { DocumentNode, ExecutionResult, GraphQLSchema, OperationDefinitionNode } from 'graphql';
 import type { RequestContext } from '../subgraphs/platform/context.ts';
+import { executeCompiled } from './compiled-execution.ts';
 import type { InFlightFetches, SubgraphResponse } from './in-flight-fetches.ts';
 
 /** A subgraph executed in the gateway's process. */
