@@ -1,15 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OperationTypeNode, execute, parse } from 'graphql';
-import type { DocumentNode, ExecutionResult, OperationDefinitionNode } from 'graphql';
+import { execute, parse } from 'graphql';
+import type { DocumentNode, ExecutionResult } from 'graphql';
 import { executeCompiled } from '../../gateway/compiled-execution.ts';
-import { marketsRoutes } from '../../gateway/rest/markets-routes.ts';
-import { verticalsRoutes } from '../../gateway/rest/verticals-routes.ts';
 import { wholeSubgraphOf } from '../../gateway/whole-subgraph.ts';
 import { SUBGRAPHS } from '../../subgraphs/index.ts';
 import type { SubgraphName } from '../../subgraphs/index.ts';
 import type { RequestContext } from '../../subgraphs/platform/context.ts';
 import { createTestDatabases } from '../support/databases.ts';
 import type { TestDatabases } from '../support/databases.ts';
+import { REST_QUERY_ROUTES, requiredVariables } from '../support/rest-queries.ts';
 
 /**
  * In-process subgraph operations run compiled by graphql-jit once they recur (gateway/compiled-execution.ts).
@@ -65,37 +64,20 @@ async function bothWays(subgraph: SubgraphName, query: string, variables: Record
   return { reference: asSent(reference), compiled: answers.map(asSent) };
 }
 
-const QUERY_ROUTES = [...verticalsRoutes, ...marketsRoutes].filter(
-  (route) => (parse(route.operation).definitions[0] as OperationDefinitionNode).operation === OperationTypeNode.QUERY,
-);
-
-/** A value for each required variable: an existing record's id, a stored ticker, a day. */
-async function requiredVariables(path: string, subgraph: SubgraphName): Promise<Record<string, unknown>> {
-  if (path.endsWith('/:id')) {
-    const list = QUERY_ROUTES.find((route) => route.path === path.slice(0, -'/:id'.length));
-    const listed = list
-      ? ((await execute({ schema: SUBGRAPHS[subgraph], document: parse(list.operation), contextValue: context() }))
-          .data ?? {})
-      : {};
-    const nodes = (Object.values(listed)[0] as { nodes?: { id: string }[] } | undefined)?.nodes ?? [];
-    return { id: nodes[0]?.id ?? 'unknown_1' };
-  }
-  if (path.includes(':ticker'))
-    return { ticker: (await store.databases.sandbox.prisma.signal.findFirstOrThrow()).ticker };
-  if (path.includes(':date')) return { date: '2026-01-05' };
-  return {};
-}
+/** graphql-js's `data` for an operation without variables on the subgraph. */
+const listData = (subgraph: SubgraphName) => async (operation: string) =>
+  (await execute({ schema: SUBGRAPHS[subgraph], document: parse(operation), contextValue: context() })).data;
 
 describe('compiled execution of in-process subgraph operations', () => {
   it('answers every query of the REST tables as graphql-js does', async () => {
     let compared = 0;
-    for (const route of QUERY_ROUTES) {
+    for (const route of REST_QUERY_ROUTES) {
       const subgraph = wholeSubgraphOf(subgraphs, parse(route.operation))?.name as SubgraphName | undefined;
       if (!subgraph) continue;
       const { reference, compiled } = await bothWays(
         subgraph,
         route.operation,
-        await requiredVariables(route.path, subgraph),
+        await requiredVariables(route.path, store.databases.sandbox, listData(subgraph)),
       );
       for (const answer of compiled) expect(answer, `${route.method} ${route.path}`).toEqual(reference);
       expect(reference.json, route.path).toContain('"data"');

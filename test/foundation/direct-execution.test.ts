@@ -1,16 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApolloServer } from '@apollo/server';
-import { OperationTypeNode, parse } from 'graphql';
-import type { OperationDefinitionNode } from 'graphql';
+import { parse } from 'graphql';
 import { createGraphQLServer } from '../../gateway/graphql-server.ts';
-import { marketsRoutes } from '../../gateway/rest/markets-routes.ts';
-import { verticalsRoutes } from '../../gateway/rest/verticals-routes.ts';
 import { wholeSubgraphOf } from '../../gateway/whole-subgraph.ts';
 import { SUBGRAPHS } from '../../subgraphs/index.ts';
 import type { SubgraphName } from '../../subgraphs/index.ts';
 import type { RequestContext } from '../../subgraphs/platform/context.ts';
 import { createTestDatabases } from '../support/databases.ts';
 import type { TestDatabases } from '../support/databases.ts';
+import { REST_QUERY_ROUTES, requiredVariables } from '../support/rest-queries.ts';
 
 /**
  * /graphql answers a query that one in-process subgraph answers whole on that subgraph's schema, without the
@@ -47,29 +45,14 @@ async function answer(server: ApolloServer<RequestContext>, query: string, varia
 const subgraphs = (Object.keys(SUBGRAPHS) as SubgraphName[]).map((name) => ({ name, schema: SUBGRAPHS[name] }));
 const answeredWhole = (query: string) => wholeSubgraphOf(subgraphs, parse(query))?.name;
 
-const QUERY_ROUTES = [...verticalsRoutes, ...marketsRoutes].filter(
-  (route) => (parse(route.operation).definitions[0] as OperationDefinitionNode).operation === OperationTypeNode.QUERY,
-);
-
-/** A value for each required variable: an existing record's id, a stored ticker, a day. */
-async function requiredVariables(path: string): Promise<Record<string, unknown>> {
-  const db = store.databases.sandbox;
-  if (path.endsWith('/:id')) {
-    const list = QUERY_ROUTES.find((route) => route.path === path.slice(0, -'/:id'.length));
-    const listed = list ? JSON.parse((await answer(planned, list.operation, {})).body).data : {};
-    const nodes = (Object.values(listed ?? {})[0] as { nodes?: { id: string }[] } | undefined)?.nodes ?? [];
-    return { id: nodes[0]?.id ?? 'unknown_1' };
-  }
-  if (path.includes(':ticker')) return { ticker: (await db.prisma.signal.findFirstOrThrow()).ticker };
-  if (path.includes(':date')) return { date: '2026-01-05' };
-  return {};
-}
+/** The planned path's `data` for an operation without variables. */
+const plannedData = async (operation: string) => JSON.parse((await answer(planned, operation, {})).body).data;
 
 describe('direct execution of /graphql queries', () => {
   it('answers every query of the REST tables as the planned path does', async () => {
     let whole = 0;
-    for (const route of QUERY_ROUTES) {
-      const variables = await requiredVariables(route.path);
+    for (const route of REST_QUERY_ROUTES) {
+      const variables = await requiredVariables(route.path, store.databases.sandbox, plannedData);
       if (answeredWhole(route.operation)) whole += 1;
       const [directly, viaPlan] = [
         await answer(direct, route.operation, variables),
