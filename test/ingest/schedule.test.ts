@@ -125,8 +125,11 @@ describe('the ingestion schedule', () => {
     describe('two gateway processes on one PostgreSQL', () => {
       let store: TestDatabases;
       const gateways: ServiceProcess[] = [];
+      /** The mirror's requests before either gateway starts: one may run the source before the other is up. */
+      let before: number[];
       beforeAll(async () => {
         store = await createTestDatabases();
+        before = FRED_FILES.map((path) => mirror.requestsTo(path).length);
         const env = (name: string) => ({
           DATABASE_URL: store.urls.live!,
           SANDBOX_DATABASE_URL: store.urls.sandbox!,
@@ -154,7 +157,6 @@ describe('the ingestion schedule', () => {
       });
 
       it('run a source once between them', async () => {
-        const before = FRED_FILES.map((path) => mirror.requestsTo(path).length);
         const runs = await finishedRuns(store.databases.live.sql, 'fred');
         await sleep(1_500); // both keep polling every 100 ms
         const after = await store.databases.live.sql.query(`SELECT holder FROM source_runs WHERE source = 'fred'`);
