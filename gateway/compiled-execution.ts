@@ -1,4 +1,4 @@
-import { execute } from 'graphql';
+import { GraphQLError, execute } from 'graphql';
 import type { DocumentNode, ExecutionArgs, ExecutionResult, GraphQLSchema } from 'graphql';
 import { compileQuery, isCompiledQuery } from 'graphql-jit';
 import type { CompiledQuery } from 'graphql-jit';
@@ -24,7 +24,21 @@ export async function executeCompiled(args: ExecutionArgs): Promise<ExecutionRes
   if (!compiled) return execute(args);
   const result = await compiled.query(args.rootValue, args.contextValue, args.variableValues);
   // graphql-js puts `errors` before `data`, and leaves the key out without errors.
-  return result.errors?.length ? { errors: result.errors, data: result.data } : { data: result.data };
+  return result.errors?.length
+    ? { errors: result.errors.map(asGraphQLJsError), data: result.data }
+    : { data: result.data };
+}
+
+/**
+ * graphql-jit's error as graphql-js would have made it. Its own GraphQLError leaves `extensions` undefined when the
+ * thrown error has none (a database that does not answer), where graphql-js gives `{}`, and the gateway's error
+ * formatting reads it: such an error became a 500 instead of a 503 (test/foundation/dependencies-down.test.ts).
+ */
+function asGraphQLJsError(error: GraphQLError): GraphQLError {
+  const { message, path, originalError, extensions, locations } = error;
+  const normalized = new GraphQLError(message, { path, originalError, extensions });
+  (normalized as { locations?: typeof locations }).locations = locations;
+  return normalized;
 }
 
 /** A document's executions so far, and its compiled form once it recurs (null: graphql-jit refused it). */

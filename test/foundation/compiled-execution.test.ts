@@ -6,6 +6,7 @@ import { wholeSubgraphOf } from '../../gateway/whole-subgraph.ts';
 import { SUBGRAPHS } from '../../subgraphs/index.ts';
 import type { SubgraphName } from '../../subgraphs/index.ts';
 import type { RequestContext } from '../../subgraphs/platform/context.ts';
+import type { Database } from '../../subgraphs/platform/database.ts';
 import { createTestDatabases } from '../support/databases.ts';
 import type { TestDatabases } from '../support/databases.ts';
 import { REST_QUERY_ROUTES, requiredVariables } from '../support/rest-queries.ts';
@@ -24,9 +25,9 @@ afterAll(async () => {
   await store?.drop();
 });
 
-const context = (): RequestContext => ({
+const context = (db: Database = store.databases.sandbox): RequestContext => ({
   viewer: { accountId: 'compiled-test', plan: 'institutional', mode: 'sandbox' },
-  db: store.databases.sandbox,
+  db,
   loaders: new Map(),
 });
 
@@ -37,6 +38,8 @@ function asSent(result: ExecutionResult) {
   return {
     json: JSON.stringify(result),
     errors: (result.errors ?? []).map((error) => ({
+      // graphql-js gives every error an `extensions` object ({} when the thrown error has none).
+      extensions: error.extensions && JSON.stringify(error.extensions),
       code: error.extensions?.code,
       http: JSON.stringify(error.extensions?.http),
       original: error.originalError?.constructor.name,
@@ -48,18 +51,23 @@ function asSent(result: ExecutionResult) {
  * graphql-js's answer, then the compiled one: the first call of a document runs graphql-js too, so the third
  * call is the one graphql-jit answers (and the second the one that compiled it).
  */
-async function bothWays(subgraph: SubgraphName, query: string, variables: Record<string, unknown> = {}) {
+async function bothWays(
+  subgraph: SubgraphName,
+  query: string,
+  variables: Record<string, unknown> = {},
+  db: Database = store.databases.sandbox,
+) {
   const schema = SUBGRAPHS[subgraph];
   const reference = await execute({
     schema,
     document: parse(query),
     variableValues: variables,
-    contextValue: context(),
+    contextValue: context(db),
   });
   const document: DocumentNode = parse(query);
   const answers = [];
   for (let call = 0; call < 3; call += 1) {
-    answers.push(await executeCompiled({ schema, document, variableValues: variables, contextValue: context() }));
+    answers.push(await executeCompiled({ schema, document, variableValues: variables, contextValue: context(db) }));
   }
   return { reference: asSent(reference), compiled: answers.map(asSent) };
 }
@@ -115,6 +123,19 @@ describe('compiled execution of in-process subgraph operations', () => {
   ])('answers %s as graphql-js does', async (_name, subgraph, query, variables) => {
     const { reference, compiled } = await bothWays(subgraph as SubgraphName, query, variables);
     for (const answer of compiled) expect(answer).toEqual(reference);
+  });
+
+  it('gives an error without extensions (a closed database) the shape graphql-js gives it', async () => {
+    const closed = await createTestDatabases();
+    await closed.databases.sandbox.close();
+    try {
+      const query = '{ companies(perPage: 2) { nodes { id } } }';
+      const { reference, compiled } = await bothWays('verticals', query, {}, closed.databases.sandbox);
+      expect(reference.errors).toHaveLength(1);
+      for (const answer of compiled) expect(answer).toEqual(reference);
+    } finally {
+      await closed.drop().catch(() => undefined);
+    }
   });
 
   it('answers the planner’s _entities fetch as graphql-js does', async () => {
