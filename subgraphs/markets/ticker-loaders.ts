@@ -5,10 +5,12 @@ import type { RequestContext } from '../platform/context.ts';
 import { signalHistoryStart } from '../platform/plans.ts';
 import { utcDate } from '../platform/dates.ts';
 import { canonicalTicker } from '../platform/tickers.ts';
+import { wholeRows } from '../platform/model-rows.ts';
 
 /**
  * Per-request loaders of market data by ticker: every ticker asked for in one tick (the companies of a
- * federated response, a watchlist) costs one or two queries in all, never one per ticker. Keys are made the
+ * federated response, a watchlist) costs one query in all, never one per ticker. They read through `pg`
+ * (model-rows.ts): a ticker view runs five of them, and through Prisma they were most of its CPU. Keys are made the
  * stored form first: a federated company's ticker comes as the verticals record has it (`BRK.B`).
  */
 
@@ -21,19 +23,16 @@ export function signalsByTicker(context: RequestContext, limit: number) {
       new DataLoader<string, Signal[]>(async (keys) => {
         const tickers = keys.map(canonicalTicker);
         const since = signalHistoryStart(context.viewer?.plan) ?? new Date(0);
-        const rows = await context.db.sql.query<{ id: string }>(
-          `SELECT s.id FROM unnest($1::text[]) AS t(ticker)
-         CROSS JOIN LATERAL (
-           SELECT id FROM signals WHERE ticker = t.ticker AND created_at >= $2
-           ORDER BY created_at DESC, id DESC LIMIT $3
-         ) AS s`,
-          [tickers, since, limit],
+        const signals = wholeRows<Signal>(context.db, 'Signal');
+        const rows = await signals.read(
+          `SELECT s.* FROM unnest($1::text[]) AS t(ticker)
+            CROSS JOIN LATERAL (
+              SELECT ${signals.columns} FROM signals WHERE ticker = t.ticker AND created_at >= $2
+               ORDER BY created_at DESC, id DESC LIMIT $3
+            ) AS s`,
+          [[...new Set(tickers)], since, limit],
         );
-        const signals = await context.db.prisma.signal.findMany({
-          where: { id: { in: rows.map((row) => row.id) } },
-          orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-        });
-        return tickers.map((ticker) => signals.filter((signal) => signal.ticker === ticker));
+        return tickers.map((ticker) => rows.filter((signal) => signal.ticker === ticker));
       }),
   );
 }
@@ -46,19 +45,17 @@ export function tradesByTicker(context: RequestContext, limit: number) {
     () =>
       new DataLoader<string, CongressionalTrade[]>(async (keys) => {
         const tickers = keys.map(canonicalTicker);
-        const rows = await context.db.sql.query<{ id: string }>(
-          `SELECT c.id FROM unnest($1::text[]) AS t(ticker)
-         CROSS JOIN LATERAL (
-           SELECT id FROM congressional_trades WHERE ticker = t.ticker AND superseded_by_id IS NULL
-           ORDER BY trade_date DESC, id DESC LIMIT $2
-         ) AS c`,
-          [tickers, limit],
+        const trades = wholeRows<CongressionalTrade>(context.db, 'CongressionalTrade');
+        const rows = await trades.read(
+          `SELECT c.* FROM unnest($1::text[]) AS t(ticker)
+            CROSS JOIN LATERAL (
+              SELECT ${trades.columns} FROM congressional_trades
+               WHERE ticker = t.ticker AND superseded_by_id IS NULL
+               ORDER BY trade_date DESC, id DESC LIMIT $2
+            ) AS c`,
+          [[...new Set(tickers)], limit],
         );
-        const trades = await context.db.prisma.congressionalTrade.findMany({
-          where: { id: { in: rows.map((row) => row.id) } },
-          orderBy: [{ tradeDate: 'desc' }, { id: 'desc' }],
-        });
-        return tickers.map((ticker) => trades.filter((trade) => trade.ticker === ticker));
+        return tickers.map((ticker) => rows.filter((trade) => trade.ticker === ticker));
       }),
   );
 }
@@ -70,8 +67,11 @@ export function profileByTicker(context: RequestContext) {
     () =>
       new DataLoader<string, CompanyProfile | null>(async (keys) => {
         const tickers = keys.map(canonicalTicker);
-        const profiles = await context.db.prisma.companyProfile.findMany({ where: { ticker: { in: tickers } } });
-        return tickers.map((ticker) => profiles.find((profile) => profile.ticker === ticker) ?? null);
+        const profiles = wholeRows<CompanyProfile>(context.db, 'CompanyProfile');
+        const rows = await profiles.read(`SELECT ${profiles.columns} FROM company_profiles WHERE ticker = ANY($1)`, [
+          tickers,
+        ]);
+        return tickers.map((ticker) => rows.find((profile) => profile.ticker === ticker) ?? null);
       }),
   );
 }

@@ -80,7 +80,7 @@ export interface OpenOptions {
   /** A postgresql:// URL; without one the database is PGlite under `dataDir/<mode>`. */
   url?: string;
   dataDir?: string;
-  /** Receives every SQL statement Prisma sends (tests count them to catch N+1 regressions). */
+  /** Receives every SQL statement Prisma and `sql.query` send (tests count them to catch N+1 regressions). */
   onQuery?: (sql: string) => void;
   /** PostgreSQL timeouts (database-timeouts.ts): the configured ones unless given; `false` for bulk tools. */
   timeouts?: DatabaseTimeouts | false;
@@ -128,12 +128,24 @@ async function openPglite(options: OpenOptions): Promise<Database> {
       const stop = await client.listen(channel, () => onNotify());
       return () => stop();
     },
-    sql: pgliteSql(client),
+    sql: observed(pgliteSql(client), options.onQuery),
     transaction: (work) => client.transaction((tx) => work(pgliteSql(tx))),
     servingTransaction: (work) => client.transaction((tx) => work(pgliteSql(tx))),
     async close() {
       await prisma.$disconnect();
       await client.close();
+    },
+  };
+}
+
+/** The serving SQL client, telling `onQuery` of each statement as Prisma's log does. */
+function observed(sql: SqlClient, onQuery: ((text: string) => void) | undefined): SqlClient {
+  if (!onQuery) return sql;
+  return {
+    ...sql,
+    query(text, params, options) {
+      onQuery(text);
+      return sql.query(text, params, options);
     },
   };
 }
@@ -279,14 +291,17 @@ async function openPostgres(options: OpenOptions, url: string): Promise<Database
     openMigrationSession: () => postgresMigrationSession(url),
     connections: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     listen: (channel, onNotify, onLost) => listenOn(url, timeouts, channel, onNotify, onLost),
-    sql: {
-      async query<Row>(text: string, params: unknown[] = [], options?: QueryOptions) {
-        const result = await pool.query(pgQuery(text, params, options));
-        return result.rows as Row[];
+    sql: observed(
+      {
+        async query<Row>(text: string, params: unknown[] = [], options?: QueryOptions) {
+          const result = await pool.query(pgQuery(text, params, options));
+          return result.rows as Row[];
+        },
+        copy: (table, columns, chunks) =>
+          unbounded((connection) => connectionSql(connection).copy(table, columns, chunks)),
       },
-      copy: (table, columns, chunks) =>
-        unbounded((connection) => connectionSql(connection).copy(table, columns, chunks)),
-    },
+      options.onQuery,
+    ),
     transaction: (work) =>
       unbounded(async (connection) => {
         await connection.query('BEGIN');

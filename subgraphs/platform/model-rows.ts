@@ -123,3 +123,25 @@ export function sqlPageReaders(db: Database, model: Prisma.ModelName): PageReade
     },
   };
 }
+
+/**
+ * Whole rows of a model read by a statement the caller writes (the latest rows per ticker of a lateral join, rows
+ * by a list of keys): `columns` is the select list, every stored field under its Prisma name, for a statement
+ * that reads the model's table unaliased; `read` runs the statement, prepared, and gives the rows in Prisma's
+ * types, as `findMany` would. Throws for a model with a field type `pg` is not read for here (selectExpression).
+ */
+export function wholeRows<Row>(
+  db: Database,
+  model: Prisma.ModelName,
+): { columns: string; read: (text: string, params: unknown[]) => Promise<Row[]> } {
+  const shape = rowShape(db, model);
+  if (!shape) throw new Error(`${model} has a field type model-rows.ts does not read`);
+  return {
+    columns: shape.select,
+    async read(text, params) {
+      const rows = await db.sql.query<Record<string, unknown>>(text, params, { prepared: true });
+      if (shape.convert) rows.forEach(shape.convert);
+      return rows as Row[];
+    },
+  };
+}

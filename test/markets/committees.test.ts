@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMITTEE_JURISDICTION, overlappingCommittees } from '../../subgraphs/markets/committee-jurisdiction.ts';
 import { startTestService } from '../support/service.ts';
 import type { TestService } from '../support/service.ts';
+import { readsOf } from '../support/statements.ts';
 import { expectCommitteeCasesFlagged } from './committee-cases.ts';
 import { expectError } from './expect-error.ts';
 
@@ -128,8 +129,8 @@ describe('committee overlap on trades', () => {
     const response = await service.get('/api/congressional-trades?days=3650&limit=200', key);
     expect(response.body.trades.length).toBeGreaterThan(100);
     const reads = service.queries.slice(before);
-    expect(reads.filter((sql) => /FROM "public"\."members"/.test(sql))).toHaveLength(1);
-    expect(reads.filter((sql) => /FROM "public"\."company_profiles"/.test(sql))).toHaveLength(1);
+    expect(readsOf(reads, 'members')).toHaveLength(1);
+    expect(readsOf(reads, 'company_profiles')).toHaveLength(1);
   });
 });
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService } from '../support/service.ts';
 import type { TestService } from '../support/service.ts';
+import { readsOf } from '../support/statements.ts';
 import { expectError } from './expect-error.ts';
 import { isoDay, loadMarketFixture, signalId, tradeId } from './fixture.ts';
 
@@ -159,11 +160,10 @@ describe('GraphQL', () => {
       (company: { ticker: string }) => company.ticker === 'MSFT',
     ).congressionalTrades;
     expect(trades.map((trade: { id: string }) => trade.id)).toEqual([tradeId('t5')]);
-    // One Prisma read per kind of market data, whatever the number of companies.
-    const reads = (table: string) => service.queries.filter((sql) => sql.includes(`FROM "public"."${table}"`)).length;
-    expect(reads('congressional_trades')).toBe(1);
-    expect(reads('signals')).toBe(1);
-    expect(reads('company_profiles')).toBe(1);
+    // One read per kind of market data, whatever the number of companies.
+    for (const table of ['congressional_trades', 'signals', 'company_profiles', 'daily_prices']) {
+      expect(readsOf(service.queries, table), table).toHaveLength(1);
+    }
   });
 
   it('offers every route as a query, members with their trades, and watchlist mutations taking one input', async () => {

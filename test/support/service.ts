@@ -19,7 +19,7 @@ export interface TestService {
   app: FastifyInstance;
   databases: Record<Mode, Database>;
   store: TestDatabases;
-  /** Every SQL statement Prisma sent since the last `queries.length = 0`. */
+  /** Every SQL statement sent (Prisma's and `sql.query`'s) since the last `queries.length = 0`. */
   queries: string[];
   createKey(options?: { plan?: Plan; mode?: Mode }): Promise<{ key: string; accountId: string }>;
   request<Body = any>(

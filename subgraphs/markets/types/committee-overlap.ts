@@ -17,11 +17,13 @@ function committeesByMember(context: RequestContext) {
     'markets:committeesByMember',
     () =>
       new DataLoader<string, string[]>(async (bioguideIds) => {
-        const members = await context.db.prisma.member.findMany({
-          where: { bioguideId: { in: [...bioguideIds] } },
-          select: { bioguideId: true, committees: true },
-        });
-        const byId = new Map(members.map((member) => [member.bioguideId, member.committees]));
+        // Through `pg`: Prisma's per-call CPU was most of this read's cost (docs/performance.md, item 21).
+        const members = await context.db.sql.query<{ bioguide_id: string; committees: string[] }>(
+          'SELECT bioguide_id, committees FROM members WHERE bioguide_id = ANY($1)',
+          [[...bioguideIds]],
+          { prepared: true },
+        );
+        const byId = new Map(members.map((member) => [member.bioguide_id, member.committees]));
         return bioguideIds.map((id) => byId.get(id) ?? []);
       }),
   );
