@@ -10,7 +10,7 @@ import { wholeRows } from '../platform/model-rows.ts';
 /**
  * Per-request loaders of market data by ticker: every ticker asked for in one tick (the companies of a
  * federated response, a watchlist) costs one query in all, never one per ticker. They read through `pg`
- * (model-rows.ts): a ticker view runs five of them, and through Prisma they were most of its CPU. Keys are made the
+ * (model-rows.ts): a ticker view runs all four, and through Prisma they were most of its CPU. Keys are made the
  * stored form first: a federated company's ticker comes as the verticals record has it (`BRK.B`).
  */
 
