@@ -90,19 +90,29 @@ function orderSql(table: Table, orderBy: unknown): string {
   return parts.length ? ` ORDER BY ${parts.join(', ')}` : '';
 }
 
-async function readPage<Row>(
+/**
+ * A page's statement: `select` from the model's table, filtered, ordered and cut as `args` say. A page's texts are
+ * few (which filters are set, which sort), so each is prepared once per connection.
+ */
+function pageStatement(
   db: Database,
   model: Prisma.ModelName,
   select: string,
   args: PageArgs<object, unknown>,
-): Promise<Row[]> {
+): { text: string; params: unknown[] } {
   const table = tableOf(db.prisma, model);
   const { from, params } = whereToSql(db.prisma, model, args.where);
   let text = `SELECT ${select} ${from}${orderSql(table, args.orderBy)}`;
   if (args.take !== undefined) text += ` LIMIT $${params.push(args.take)}`;
   if (args.skip) text += ` OFFSET $${params.push(args.skip)}`;
-  // A page's texts are few (which filters are set, which sort), so each is prepared once per connection.
-  return db.sql.query<Row>(text, params, { prepared: true });
+  return { text, params };
+}
+
+/** Runs a prepared statement selecting `shape.select` and gives its rows in Prisma's types. */
+async function readWholeRows<Row>(db: Database, shape: RowShape, text: string, params: unknown[]): Promise<Row[]> {
+  const rows = await db.sql.query<Record<string, unknown>>(text, params, { prepared: true });
+  if (shape.convert) rows.forEach(shape.convert);
+  return rows as Row[];
 }
 
 /** Is a Pothos Prisma query one of whole rows, without relations or counts (`{}`)? */
@@ -115,11 +125,13 @@ export function sqlPageReaders(db: Database, model: Prisma.ModelName): PageReade
   const table = tableOf(db.prisma, model);
   const idColumn = `${quote(table.name)}.${quote(table.columns.get('id')!)} AS "id"`;
   return {
-    ids: (args) => readPage<{ id: number }>(db, model, idColumn, args),
-    async rows(args) {
-      const rows = await readPage<ModelRow>(db, model, shape.select, args);
-      if (shape.convert) rows.forEach(shape.convert);
-      return rows;
+    ids(args) {
+      const { text, params } = pageStatement(db, model, idColumn, args);
+      return db.sql.query<{ id: number }>(text, params, { prepared: true });
+    },
+    rows(args) {
+      const { text, params } = pageStatement(db, model, shape.select, args);
+      return readWholeRows<ModelRow>(db, shape, text, params);
     },
   };
 }
@@ -136,12 +148,5 @@ export function wholeRows<Row>(
 ): { columns: string; read: (text: string, params: unknown[]) => Promise<Row[]> } {
   const shape = rowShape(db, model);
   if (!shape) throw new Error(`${model} has a field type model-rows.ts does not read`);
-  return {
-    columns: shape.select,
-    async read(text, params) {
-      const rows = await db.sql.query<Record<string, unknown>>(text, params, { prepared: true });
-      if (shape.convert) rows.forEach(shape.convert);
-      return rows as Row[];
-    },
-  };
+  return { columns: shape.select, read: (text, params) => readWholeRows<Row>(db, shape, text, params) };
 }
