@@ -250,12 +250,13 @@ async function listenOn(
  * the attorneys count (`practice_area=Bankruptcy&state=NY`) for 20-25 ms and ran it on three processes, 138 ms
  * (jit, parallel) → 45-60 ms (parallel) → 30-33 ms (neither), and workers taken by one request are cores the
  * others wait for (docs/performance.md, item 17). Nor synchronised sequential scans: the universal search's capped
- * scans must find the same candidates on every call, and it sends its exact tiers without a transaction to set
+ * scans must find the same candidates on every call, and it sends its prefixes tier without a transaction to set
  * that in (subgraphs/verticals/search/query.ts). Prepared statements (`prepared: true`) are planned for each
- * call's parameters, as unnamed ones are: a word in a third of the names is found by a scan that stops at the
- * search's cap, a rare one through an index, which a generic plan could not tell apart. Bulk connections keep
- * the server's settings: a load or an index build is what those are for. A URL that sets `options` itself wins
- * (node-postgres reads the URL last).
+ * call's parameters, as unnamed ones are: a value held by a third of the rows is best found by a scan that stops
+ * at the page or the search's cap, a rare one through an index, which a generic plan could not tell apart. A
+ * statement whose plan does not depend on its values asks for a generic plan in its own transaction (the
+ * universal search's words tier). Bulk connections keep the server's settings: a load or an index build is what
+ * those are for. A URL that sets `options` itself wins (node-postgres reads the URL last).
  */
 const SERVING_SESSION =
   '-c jit=off -c max_parallel_workers_per_gather=0 -c synchronize_seqscans=off -c plan_cache_mode=force_custom_plan';

@@ -1,8 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CANDIDATE_CAP, SAMPLE_MODULUS, wasCanceledByTimeout } from '../../subgraphs/verticals/search/query.ts';
+import {
+  CANDIDATE_CAP,
+  SAMPLE_MODULUS,
+  searchRecords,
+  searchStatement,
+  wasCanceledByTimeout,
+  wordSimilarityThreshold,
+} from '../../subgraphs/verticals/search/query.ts';
 import { env } from '../../subgraphs/platform/config.ts';
 import { PREFIXES_HELD } from '../../subgraphs/verticals/search/held-prefixes.ts';
 import { RECORD_TYPES } from '../../subgraphs/verticals/record-type/catalog.ts';
+import { createTestDatabases } from '../support/databases.ts';
 import { startTestService } from '../support/service.ts';
 import type { TestService } from '../support/service.ts';
 
@@ -278,6 +286,29 @@ describe('the time budget of the typo tier (SEARCH_TYPO_BUDGET_MS)', () => {
       expect(response.body.pagination).toMatchObject({ total: 0 });
     } finally {
       env.SEARCH_TYPO_BUDGET_MS = saved;
+    }
+  });
+});
+
+describe('the words tier’s plan', () => {
+  it('is made once per connection and reused on PostgreSQL, where the serving session plans per call', async () => {
+    // A pool of its own: with nothing else on it, consecutive searches take the same connection.
+    const store = await createTestDatabases();
+    try {
+      const db = store.databases.live;
+      const request = { q: 'walker', types: RECORD_TYPES, skip: 0, take: 5 };
+      for (let call = 0; call < 3; call++) await searchRecords(db, request);
+      const plans = await db.servingTransaction((sql) =>
+        sql.query(
+          `SELECT generic_plans::int AS generic, custom_plans::int AS custom
+           FROM pg_prepared_statements WHERE statement = $1`,
+          [searchStatement(request.types, 'words', wordSimilarityThreshold(request.q))],
+        ),
+      );
+      // PGlite keeps no statement prepared between calls: each is planned when it runs.
+      expect(plans).toEqual(db.engine === 'pglite' ? [] : [{ generic: 3, custom: 0 }]);
+    } finally {
+      await store.drop();
     }
   });
 });

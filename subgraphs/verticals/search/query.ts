@@ -176,7 +176,7 @@ async function typoTier(db: Database, request: SearchRequest, threshold: number)
       if (candidateWords === null) return null;
       return sql.query<SearchRow>(
         searchStatement(request.types, 'fuzzy', threshold),
-        [request.q, request.skip, request.take, candidateWords],
+        [...tierParams(request), candidateWords],
         { prepared: true },
       );
     });
@@ -192,6 +192,27 @@ export function wasCanceledByTimeout(error: unknown): boolean {
   return code === '57014' || meta?.code === '57014' || /statement timeout/i.test(message ?? '');
 }
 
+/**
+ * The words tier is planned once per connection (a generic plan) where the serving session plans every prepared
+ * statement for its parameters. Its plan no longer depends on the word: each record type's sample is read through
+ * its sample index and the whole index only when the sample holds fewer than CANDIDATE_CAP holders, so the custom
+ * plan was the same plan, re-made on every call (1.9 of `walker`'s 6.3 ms at 100k records per vertical, with the
+ * same hits; docs/performance.md, item 22). The prefixes tier keeps custom plans: for `john smith` at 10M records
+ * its generic plan was four times slower.
+ */
+const GENERIC_PLAN = `SELECT set_config('plan_cache_mode', 'force_generic_plan', true)`;
+
+function wordsTier(db: Database, request: SearchRequest, threshold: number): Promise<SearchRow[]> {
+  return db.servingTransaction(async (sql) => {
+    await sql.query(GENERIC_PLAN, [], { prepared: true });
+    return sql.query<SearchRow>(searchStatement(request.types, 'words', threshold), tierParams(request), {
+      prepared: true,
+    });
+  });
+}
+
+const tierParams = (request: SearchRequest) => [request.q, request.skip, request.take];
+
 /** One page of ranked hits across the asked record types, the number of candidates, and whether a type was capped. */
 export async function searchRecords(
   db: Database,
@@ -202,15 +223,14 @@ export async function searchRecords(
   let rows: SearchRow[] = [];
   for (const tier of TIERS) {
     if (tier === 'prefixes' && rows[0]?.prefixes_held === false) continue;
-    // The exact tiers are one statement each, straight through `pg`: no transaction, no Prisma round trips.
     const found =
-      tier === 'fuzzy'
-        ? await typoTier(db, request, threshold)
-        : await db.sql.query<SearchRow>(
-            searchStatement(request.types, tier, threshold),
-            [request.q, request.skip, request.take],
-            { prepared: true },
-          );
+      tier === 'words'
+        ? await wordsTier(db, request, threshold)
+        : tier === 'fuzzy'
+          ? await typoTier(db, request, threshold)
+          : await db.sql.query<SearchRow>(searchStatement(request.types, tier, threshold), tierParams(request), {
+              prepared: true,
+            });
     if (found === null) break;
     rows = found;
     if ((rows[0]?.total ?? 0) > 0) break;
