@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   CANDIDATE_CAP,
+  foldedText,
   SAMPLE_MODULUS,
   searchRecords,
   searchStatement,
@@ -314,6 +315,21 @@ describe('the words tier’s plan', () => {
 });
 
 describe('search indexes', () => {
+  it('fold text outside index conditions as verticals_search_text does (query.ts foldedText)', async () => {
+    const db = service.databases.sandbox.sql;
+    const [definition] = await db.query<{ body: string }>(
+      `SELECT prosrc AS body FROM pg_proc WHERE proname = 'verticals_search_text'`,
+    );
+    expect(definition!.body.trim()).toBe(`SELECT ${foldedText('value')}`);
+    const samples = ['Ærøskøbing MÜLLER & Søn', 'ÉCOLE Ñandú', 'plain words', ''];
+    const folded = await db.query<{ byFunction: string; byExpression: string }>(
+      `SELECT verticals_search_text(s) AS "byFunction", ${foldedText('s')} AS "byExpression" FROM unnest($1::text[]) AS s`,
+      [samples],
+    );
+    expect(folded.map((row) => row.byExpression)).toEqual(folded.map((row) => row.byFunction));
+    expect(folded[0]!.byExpression).toBe('aeroskobing muller & son');
+  });
+
   it.each(RECORD_TYPES.map((type) => [type.table, type]))(
     'the search vocabulary is kept from the searched text of %s, on insert and on update',
     async (_table, type) => {
