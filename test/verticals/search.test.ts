@@ -291,23 +291,35 @@ describe('the time budget of the typo tier (SEARCH_TYPO_BUDGET_MS)', () => {
   });
 });
 
-describe('the words tier’s plan', () => {
-  it('is made once per connection and reused on PostgreSQL, where the serving session plans per call', async () => {
+describe('the search statements’ plans', () => {
+  it('the words and typo tiers are planned once per connection on PostgreSQL, the prefixes tier on every call', async () => {
     // A pool of its own: with nothing else on it, consecutive searches take the same connection.
     const store = await createTestDatabases();
     try {
       const db = store.databases.live;
-      const request = { q: 'walker', types: RECORD_TYPES, skip: 0, take: 5 };
-      for (let call = 0; call < 3; call++) await searchRecords(db, request);
+      await db.sql.query(`INSERT INTO firms (name, hq_city, hq_state, size, practice_areas, website, founded_year)
+        VALUES ('Thrushcombe Advisory', 'Omaha', 'NE', 5, '{}', 'https://thrushcombe.test', 1999)`);
+      const search = (q: string) => searchRecords(db, { q, types: RECORD_TYPES, skip: 0, take: 5 });
+      const statement = (tier: 'words' | 'prefixes' | 'fuzzy', q: string) =>
+        searchStatement(RECORD_TYPES, tier, wordSimilarityThreshold(q));
+      for (let call = 0; call < 3; call++) {
+        // A typo: no record holds the word nor begins a word with it, so the words tier runs, then the typo tier.
+        expect((await search('thrushcomve')).hits.map((hit) => hit.title)).toEqual(['Thrushcombe Advisory']);
+        expect((await search('thrushc')).hits.map((hit) => hit.title)).toEqual(['Thrushcombe Advisory']);
+      }
       const plans = await db.servingTransaction((sql) =>
-        sql.query(
-          `SELECT generic_plans::int AS generic, custom_plans::int AS custom
-           FROM pg_prepared_statements WHERE statement = $1`,
-          [searchStatement(request.types, 'words', wordSimilarityThreshold(request.q))],
+        sql.query<{ statement: string; generic: number; custom: number }>(
+          `SELECT statement, generic_plans::int AS generic, custom_plans::int AS custom FROM pg_prepared_statements`,
         ),
       );
+      const plansOf = (text: string) =>
+        plans.filter((plan) => plan.statement === text).map(({ generic, custom }) => ({ generic, custom }));
       // PGlite keeps no statement prepared between calls: each is planned when it runs.
-      expect(plans).toEqual(db.engine === 'pglite' ? [] : [{ generic: 3, custom: 0 }]);
+      const expected = (plan: { generic: number; custom: number }) => (db.engine === 'pglite' ? [] : [plan]);
+      // Both queries begin with the words tier, whose text does not depend on the query's threshold.
+      expect(plansOf(statement('words', 'thrushcomve'))).toEqual(expected({ generic: 6, custom: 0 }));
+      expect(plansOf(statement('fuzzy', 'thrushcomve'))).toEqual(expected({ generic: 3, custom: 0 }));
+      expect(plansOf(statement('prefixes', 'thrushc'))).toEqual(expected({ generic: 0, custom: 3 }));
     } finally {
       await store.drop();
     }

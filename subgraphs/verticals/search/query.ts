@@ -163,14 +163,26 @@ interface SearchRow {
 }
 
 /**
+ * The words and typo tiers are planned once per connection (a generic plan), in a transaction of their own, where
+ * the serving session plans every prepared statement for its parameters. Their plans do not depend on the query:
+ * each record type's sample is read through its sample index, and the whole full-text index only when the sample
+ * holds fewer than CANDIDATE_CAP candidates, so a custom plan was the same plan made again on every call. Planning
+ * the six-branch statement was 1.9 of `walker`'s 6.3 ms at 100k records per vertical; the typo tier's statement
+ * for `acme` 2.3 → 0.65 ms; never slower at 10M records and the same hits (docs/performance.md, item 22). The
+ * prefixes tier keeps custom plans: for `john smith` at 10M records its generic plan was four times slower.
+ */
+const GENERIC_PLAN = `set_config('plan_cache_mode', 'force_generic_plan', true)`;
+
+/**
  * Settings of the typo tier's transaction only, so they never leak into another query on a pooled connection: the
- * similarity of a held word ($1, typo-words.ts) and the tier's time budget ($2). Like the exact tiers, it relies on
- * the serving session for the rest (subgraphs/platform/database.ts): no JIT (compiling this statement cost 70-170
- * ms at 1M records, more than the search itself), no parallel workers and no synchronised sequential scans (a
- * capped scan must find the same candidates on every call, or page 2 could repeat page 1's hits).
+ * similarity of a held word ($1, typo-words.ts), the tier's time budget ($2) and generic plans. Like the exact
+ * tiers, it relies on the serving session for the rest (subgraphs/platform/database.ts): no JIT (compiling this
+ * statement cost 70-170 ms at 1M records, more than the search itself), no parallel workers and no synchronised
+ * sequential scans (a capped scan must find the same candidates on every call, or page 2 could repeat page 1's
+ * hits).
  */
 const TYPO_SETTINGS = `SELECT set_config('pg_trgm.word_similarity_threshold', $1, true),
-  set_config('statement_timeout', $2, true)`;
+  set_config('statement_timeout', $2, true), ${GENERIC_PLAN}`;
 
 /**
  * The typo tier checks its condition on every record holding a similar word until its cap is full; when few of
@@ -205,19 +217,9 @@ export function wasCanceledByTimeout(error: unknown): boolean {
   return code === '57014' || meta?.code === '57014' || /statement timeout/i.test(message ?? '');
 }
 
-/**
- * The words tier is planned once per connection (a generic plan) where the serving session plans every prepared
- * statement for its parameters. Its plan no longer depends on the word: each record type's sample is read through
- * its sample index and the whole index only when the sample holds fewer than CANDIDATE_CAP holders, so the custom
- * plan was the same plan, re-made on every call (1.9 of `walker`'s 6.3 ms at 100k records per vertical, with the
- * same hits; docs/performance.md, item 22). The prefixes tier keeps custom plans: for `john smith` at 10M records
- * its generic plan was four times slower.
- */
-const GENERIC_PLAN = `SELECT set_config('plan_cache_mode', 'force_generic_plan', true)`;
-
 function wordsTier(db: Database, request: SearchRequest, threshold: number): Promise<SearchRow[]> {
   return db.servingTransaction(async (sql) => {
-    await sql.query(GENERIC_PLAN, [], { prepared: true });
+    await sql.query(`SELECT ${GENERIC_PLAN}`, [], { prepared: true });
     return sql.query<SearchRow>(searchStatement(request.types, 'words', threshold), tierParams(request), {
       prepared: true,
     });
