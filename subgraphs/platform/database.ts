@@ -255,8 +255,8 @@ async function listenOn(
  * call's parameters, as unnamed ones are: a value held by a third of the rows is best found by a scan that stops
  * at the page or the search's cap, a rare one through an index, which a generic plan could not tell apart. A
  * statement whose plan does not depend on its values asks for a generic plan in its own transaction (the
- * universal search's words tier). Bulk connections keep the server's settings: a load or an index build is what
- * those are for. A URL that sets `options` itself wins (node-postgres reads the URL last).
+ * universal search's words and typo tiers). Bulk connections keep the server's settings: a load or an index
+ * build is what those are for. A URL that sets `options` itself wins (node-postgres reads the URL last).
  */
 const SERVING_SESSION =
   '-c jit=off -c max_parallel_workers_per_gather=0 -c synchronize_seqscans=off -c plan_cache_mode=force_custom_plan';

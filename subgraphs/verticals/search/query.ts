@@ -162,6 +162,9 @@ interface SearchRow {
   score: number | null;
 }
 
+/** The parameters every tier's statement begins with: the query, then the page's offset and size. */
+const tierParams = (request: SearchRequest) => [request.q, request.skip, request.take];
+
 /**
  * The words and typo tiers are planned once per connection (a generic plan), in a transaction of their own, where
  * the serving session plans every prepared statement for its parameters. Their plans do not depend on the query:
@@ -225,8 +228,6 @@ function wordsTier(db: Database, request: SearchRequest, threshold: number): Pro
     });
   });
 }
-
-const tierParams = (request: SearchRequest) => [request.q, request.skip, request.take];
 
 /** One page of ranked hits across the asked record types, the number of candidates, and whether a type was capped. */
 export async function searchRecords(
