@@ -291,14 +291,17 @@ describe('the time budget of the typo tier (SEARCH_TYPO_BUDGET_MS)', () => {
   });
 });
 
+/** A firm whose name's words no generated record holds. */
+const INSERT_RARE_FIRM = `INSERT INTO firms (name, hq_city, hq_state, size, practice_areas, website, founded_year)
+  VALUES ('Thrushcombe Advisory', 'Omaha', 'NE', 5, '{}', 'https://thrushcombe.test', 1999)`;
+
 describe('the search statements’ plans', () => {
   it('the words and typo tiers are planned once per connection on PostgreSQL, the prefixes tier on every call', async () => {
     // A pool of its own: with nothing else on it, consecutive searches take the same connection.
     const store = await createTestDatabases();
     try {
       const db = store.databases.live;
-      await db.sql.query(`INSERT INTO firms (name, hq_city, hq_state, size, practice_areas, website, founded_year)
-        VALUES ('Thrushcombe Advisory', 'Omaha', 'NE', 5, '{}', 'https://thrushcombe.test', 1999)`);
+      await db.sql.query(INSERT_RARE_FIRM);
       const search = (q: string) => searchRecords(db, { q, types: RECORD_TYPES, skip: 0, take: 5 });
       const statement = (tier: 'words' | 'prefixes' | 'fuzzy', q: string) =>
         searchStatement(RECORD_TYPES, tier, wordSimilarityThreshold(q));
@@ -392,8 +395,7 @@ describe('search indexes', () => {
 describe('the vocabulary probe before the prefixes tier (held-prefixes.ts)', () => {
   it('rules the tier out only when some query word begins no word of the vocabulary', async () => {
     const db = service.databases.sandbox.sql;
-    await db.query(`INSERT INTO firms (name, hq_city, hq_state, size, practice_areas, website, founded_year)
-      VALUES ('Thrushcombe Advisory', 'Omaha', 'NE', 5, '{}', 'https://thrushcombe.test', 1999)`);
+    await db.query(INSERT_RARE_FIRM);
     const held = async (q: string) =>
       (await db.query<{ held: boolean }>(`SELECT ${PREFIXES_HELD} AS held`, [q]))[0]!.held;
     const plan = await service.databases.sandbox.prisma.$transaction(async (tx) => {
