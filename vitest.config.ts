@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { defineConfig } from 'vitest/config';
+import { memoryTempDir } from './test/support/memory-temp-dir.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -9,6 +10,13 @@ const require = createRequire(import.meta.url);
  */
 const engines = [{ name: 'pglite', url: '' }];
 if (process.env.TEST_DATABASE_URL) engines.push({ name: 'postgres', url: process.env.TEST_DATABASE_URL });
+
+/**
+ * Test files keep their databases and files in RAM where the machine allows it (test/support/memory-temp-dir.ts):
+ * set here for the global setup, which runs in this process, and in `env` for the workers and what they start.
+ */
+const tempDir = memoryTempDir();
+if (tempDir) process.env.TMPDIR = tempDir;
 
 export default defineConfig({
   resolve: {
@@ -27,7 +35,7 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/support/global-setup.ts'],
     exclude: ['test/bench/**', 'node_modules/**'],
-    env: { LOG_LEVEL: 'silent', NODE_ENV: 'test' },
+    env: { LOG_LEVEL: 'silent', NODE_ENV: 'test', ...(tempDir ? { TMPDIR: tempDir } : {}) },
     testTimeout: 60_000,
     hookTimeout: 180_000,
     pool: 'forks',

@@ -1,4 +1,5 @@
-import { cp, mkdir, rename, rm, stat } from 'node:fs/promises';
+import { cpSync } from 'node:fs';
+import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
@@ -62,7 +63,8 @@ export async function copyPgliteTemplate(spec: TemplateSpec, dataDir: string): P
     await rename(building, template);
   });
   await rm(dataDir, { recursive: true, force: true });
-  await cp(template, dataDir, { recursive: true });
+  // fs/promises' cp awaits each of the ~2,600 files in turn: 0.85-1 s in RAM, where cpSync takes 0.12 s.
+  cpSync(template, dataDir, { recursive: true });
 }
 
 /** The names of the PostgreSQL template databases of `spec`, built on first use. */
