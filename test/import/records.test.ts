@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -39,7 +39,10 @@ describe('import -- records, on the real company lists and hand-made files', () 
     service = await startTestService();
     ({ key } = await service.createKey({ plan: 'institutional', mode: 'live' }));
   });
-  afterAll(() => service?.stop());
+  afterAll(async () => {
+    await service?.stop();
+    rmSync(directory, { recursive: true, force: true });
+  });
 
   describe('the Fortune 1000', () => {
     let first: Awaited<ReturnType<typeof load>>;
