@@ -176,6 +176,22 @@ const tierParams = (request: SearchRequest) => [request.q, request.skip, request
  */
 const GENERIC_PLAN = `set_config('plan_cache_mode', 'force_generic_plan', true)`;
 
+type TierSearch = (db: Database, request: SearchRequest, threshold: number) => Promise<SearchRow[] | null>;
+
+const wordsTier: TierSearch = (db, request, threshold) =>
+  db.servingTransaction(async (sql) => {
+    await sql.query(`SELECT ${GENERIC_PLAN}`, [], { prepared: true });
+    return sql.query<SearchRow>(searchStatement(request.types, 'words', threshold), tierParams(request), {
+      prepared: true,
+    });
+  });
+
+/** One statement, planned for its query on the serving session: no transaction. */
+const prefixesTier: TierSearch = (db, request, threshold) =>
+  db.sql.query<SearchRow>(searchStatement(request.types, 'prefixes', threshold), tierParams(request), {
+    prepared: true,
+  });
+
 /**
  * Settings of the typo tier's transaction only, so they never leak into another query on a pooled connection: the
  * similarity of a held word ($1, typo-words.ts), the tier's time budget ($2) and generic plans. Like the exact
@@ -194,7 +210,7 @@ const TYPO_SETTINGS = `SELECT set_config('pg_trgm.word_similarity_threshold', $1
  * effort: past SEARCH_TYPO_BUDGET_MS PostgreSQL cancels it and the search answers with what the exact tiers found
  * (nothing). The other tiers stop at their candidate caps and carry no budget.
  */
-async function typoTier(db: Database, request: SearchRequest, threshold: number): Promise<SearchRow[] | null> {
+const typoTier: TierSearch = async (db, request, threshold) => {
   const settings = [String(HELD_WORD_SIMILARITY), String(env.SEARCH_TYPO_BUDGET_MS)];
   try {
     return await db.servingTransaction(async (sql) => {
@@ -212,21 +228,15 @@ async function typoTier(db: Database, request: SearchRequest, threshold: number)
     if (wasCanceledByTimeout(error)) return null;
     throw error;
   }
-}
+};
+
+/** Each tier's search. `null` ends the search with what the tiers before found: the typo tier past its budget or without candidate words. */
+const TIER_SEARCHES: Record<Tier, TierSearch> = { words: wordsTier, prefixes: prefixesTier, fuzzy: typoTier };
 
 /** PostgreSQL's query_canceled, as `pg` (and Prisma, for a raw query) reports it. */
 export function wasCanceledByTimeout(error: unknown): boolean {
   const { code, meta, message } = error as { code?: string; meta?: { code?: string }; message?: string };
   return code === '57014' || meta?.code === '57014' || /statement timeout/i.test(message ?? '');
-}
-
-function wordsTier(db: Database, request: SearchRequest, threshold: number): Promise<SearchRow[]> {
-  return db.servingTransaction(async (sql) => {
-    await sql.query(`SELECT ${GENERIC_PLAN}`, [], { prepared: true });
-    return sql.query<SearchRow>(searchStatement(request.types, 'words', threshold), tierParams(request), {
-      prepared: true,
-    });
-  });
 }
 
 /** One page of ranked hits across the asked record types, the number of candidates, and whether a type was capped. */
@@ -239,14 +249,7 @@ export async function searchRecords(
   let rows: SearchRow[] = [];
   for (const tier of TIERS) {
     if (tier === 'prefixes' && rows[0]?.prefixes_held === false) continue;
-    const found =
-      tier === 'words'
-        ? await wordsTier(db, request, threshold)
-        : tier === 'fuzzy'
-          ? await typoTier(db, request, threshold)
-          : await db.sql.query<SearchRow>(searchStatement(request.types, tier, threshold), tierParams(request), {
-              prepared: true,
-            });
+    const found = await TIER_SEARCHES[tier](db, request, threshold);
     if (found === null) break;
     rows = found;
     if ((rows[0]?.total ?? 0) > 0) break;
