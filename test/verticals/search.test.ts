@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   CANDIDATE_CAP,
   foldedText,
+  SAMPLE_CAP,
   SAMPLE_MODULUS,
   searchRecords,
   searchStatement,
@@ -185,37 +186,44 @@ describe('GET /api/v1/search', () => {
     expect(none.body.pagination).toMatchObject({ total: 7, total_pages: 2, total_is_estimate: false });
   });
 
-  it('takes a common word’s candidates from the fixed sample, the same on every page; a rarer word’s from all', async () => {
+  it('takes a common word’s SAMPLE_CAP candidates from the fixed sample, the same on every page; a rarer word’s from all', async () => {
     const search = await searcher();
     const db = service.databases.sandbox.sql;
-    // Enough holders that the sample (ids that are multiples of SAMPLE_MODULUS) holds more than CANDIDATE_CAP.
-    const holders = SAMPLE_MODULUS * (CANDIDATE_CAP + 10);
+    // Enough holders that the sample (ids that are multiples of SAMPLE_MODULUS) holds more than SAMPLE_CAP.
+    const holders = SAMPLE_MODULUS * (SAMPLE_CAP + 10);
     await db.query(`INSERT INTO firms (name, hq_city, hq_state, size, practice_areas, website, founded_year)
       SELECT 'Quennford Legal ' || n, 'Boise', 'ID', 5, '{}', 'https://quennford.test', 2001
       FROM generate_series(1, ${holders}) AS n`);
     await db.query(`INSERT INTO firms (name, hq_city, hq_state, size, practice_areas, website, founded_year)
       SELECT 'Marrowgate Legal ' || n, 'Boise', 'ID', 5, '{}', 'https://marrowgate.test', 2001
       FROM generate_series(1, ${CANDIDATE_CAP * 2}) AS n`);
+    // Fewer holders than CANDIDATE_CAP but more than SAMPLE_CAP: every one of them is ranked, and the total is exact.
+    await db.query(`INSERT INTO firms (name, hq_city, hq_state, size, practice_areas, website, founded_year)
+      SELECT 'Tervane Legal ' || n, 'Boise', 'ID', 5, '{}', 'https://tervane.test', 2001
+      FROM generate_series(1, ${CANDIDATE_CAP - 10}) AS n`);
     try {
-      const idsOf = async (q: string) => {
+      const idsOf = async (q: string, total: number, estimate: boolean) => {
         const ids: number[] = [];
-        for (let page = 1; page <= CANDIDATE_CAP / 25; page += 1) {
+        for (let page = 1; page <= Math.ceil(total / 25); page += 1) {
           const response = await search(`q=${q}&verticals=legal&per_page=25&page=${page}`);
-          expect(response.body.pagination).toMatchObject({ total: CANDIDATE_CAP, total_is_estimate: true });
+          expect(response.body.pagination).toMatchObject({ total, total_is_estimate: estimate });
           ids.push(...(response.body.data as Hit[]).map((hit) => Number(hit.id.replace('firm_', ''))));
         }
         return ids;
       };
-      const common = await idsOf('quennford');
-      expect(new Set(common).size).toBe(CANDIDATE_CAP);
+      const common = await idsOf('quennford', SAMPLE_CAP, true);
+      expect(new Set(common).size).toBe(SAMPLE_CAP);
       expect(common.every((id) => id % SAMPLE_MODULUS === 0)).toBe(true);
-      expect(await idsOf('quennford')).toEqual(common);
+      expect(await idsOf('quennford', SAMPLE_CAP, true)).toEqual(common);
       // 200 holders: the sample holds three or four of them, so the candidates come from the whole index.
-      const rarer = await idsOf('marrowgate');
+      const rarer = await idsOf('marrowgate', CANDIDATE_CAP, true);
       expect(new Set(rarer).size).toBe(CANDIDATE_CAP);
       expect(rarer.filter((id) => id % SAMPLE_MODULUS !== 0).length).toBeGreaterThan(CANDIDATE_CAP / 2);
+      expect(new Set(await idsOf('tervane', CANDIDATE_CAP - 10, false)).size).toBe(CANDIDATE_CAP - 10);
     } finally {
-      await db.query(`DELETE FROM firms WHERE name LIKE 'Quennford Legal %' OR name LIKE 'Marrowgate Legal %'`);
+      await db.query(
+        `DELETE FROM firms WHERE name LIKE 'Quennford Legal %' OR name LIKE 'Marrowgate Legal %' OR name LIKE 'Tervane Legal %'`,
+      );
     }
   });
 

@@ -89,17 +89,27 @@ function tierCondition(type: RecordType, tier: Tier, threshold: number): string 
  * full-text index of their own (migration search_sample_indexes). A GIN index has no scan that stops after
  * CANDIDATE_CAP entries, so a word held by many records paid for every holder (`walker`: a bitmap of 127,984
  * contacts at 10M records per vertical, 20-30 ms, lossy past work_mem; `walkr`'s close words, 130 ms). The whole
- * index is read only when the sample holds fewer than CANDIDATE_CAP matches, which bounds the exact tiers' bitmaps
- * to about CANDIDATE_CAP × SAMPLE_MODULUS holders. The candidates of a common word are then CANDIDATE_CAP of its
- * holders in the sample, the same on every call; of a word held by fewer records, as before, CANDIDATE_CAP of all.
+ * index is read only when the sample holds fewer than SAMPLE_CAP matches, which bounds the exact tiers' bitmaps
+ * to about SAMPLE_CAP × SAMPLE_MODULUS holders. The candidates of a common word are then SAMPLE_CAP of its
+ * holders in the sample, the same on every call; of a word held by fewer records, CANDIDATE_CAP of all.
  */
 export const SAMPLE_MODULUS = 64;
 
-function candidateScan(type: RecordType, condition: string): string {
+/**
+ * Candidates taken from a full sample: a word held by some SAMPLE_CAP × SAMPLE_MODULUS records of a type or more.
+ * Such a word's candidates are an arbitrary subset of its holders however many are taken, and every candidate costs
+ * ~4 µs to gather and ~5 µs to rank: `walker` at 10M records per vertical cost PostgreSQL 5.7 ms a search with 500
+ * candidates, 3.3 ms with 250. Fewer of them lower the chance that a common word's best-named holders are among
+ * them (docs/api.md); a word held by at most CANDIDATE_CAP records of every type is still ranked whole.
+ */
+export const SAMPLE_CAP = 50;
+
+/** Candidates of one record type, `sampled` saying whether they came from its sample (which caps them lower). */
+function candidateScan(type: RecordType, condition: string, sampled: boolean): string {
   const { text, title, subtitle } = type.search;
   return `SELECT '${type.kind}'::text AS kind, id, ${title} AS title, ${subtitle} AS subtitle,
-    ${foldedText(text)} AS t
-    FROM ${type.table} WHERE ${condition} LIMIT ${CANDIDATE_CAP}`;
+    ${foldedText(text)} AS t, ${sampled} AS sampled
+    FROM ${type.table} WHERE ${condition} LIMIT ${sampled ? SAMPLE_CAP : CANDIDATE_CAP}`;
 }
 
 const sampleOf = (type: RecordType) => `sampled_${type.table}`;
@@ -107,18 +117,18 @@ const sampleOf = (type: RecordType) => `sampled_${type.table}`;
 /** The sample's candidates of one record type, as a CTE the type's candidates read. */
 function sampledCandidates(type: RecordType, tier: Tier, threshold: number): string {
   const condition = `id % ${SAMPLE_MODULUS} = 0 AND ${tierCondition(type, tier, threshold)}`;
-  return `${sampleOf(type)} AS MATERIALIZED (${candidateScan(type, condition)})`;
+  return `${sampleOf(type)} AS MATERIALIZED (${candidateScan(type, condition, true)})`;
 }
 
 /**
- * One tier's candidates of one record type, at most CANDIDATE_CAP, in whatever order the scan finds them: the
- * sample's when it is full, else the whole table's. The uncorrelated count is a one-time filter, so the scan of
+ * One tier's candidates of one record type, in whatever order the scan finds them: the sample's SAMPLE_CAP when
+ * the sample holds that many, else at most CANDIDATE_CAP of the whole table's. The uncorrelated count is a one-time filter, so the scan of
  * the branch not taken never starts.
  */
 function candidates(type: RecordType, tier: Tier, threshold: number): string {
   const sampled = `(SELECT count(*) FROM ${sampleOf(type)})`;
-  return `(SELECT * FROM ${sampleOf(type)} WHERE ${sampled} >= ${CANDIDATE_CAP})
-    UNION ALL (${candidateScan(type, `${sampled} < ${CANDIDATE_CAP} AND ${tierCondition(type, tier, threshold)}`)})`;
+  return `(SELECT * FROM ${sampleOf(type)} WHERE ${sampled} >= ${SAMPLE_CAP})
+    UNION ALL (${candidateScan(type, `${sampled} < ${SAMPLE_CAP} AND ${tierCondition(type, tier, threshold)}`, false)})`;
 }
 
 /**
@@ -136,7 +146,7 @@ export function searchStatement(types: readonly RecordType[], tier: Tier, thresh
     SELECT totals.total, totals.capped, ${tier === 'words' ? PREFIXES_HELD : 'NULL::boolean'} AS prefixes_held,
       page.kind, page.id, page.title, page.subtitle, page.score
     FROM (SELECT count(*)::int AS total,
-            EXISTS (SELECT 1 FROM found GROUP BY kind HAVING count(*) >= ${CANDIDATE_CAP}) AS capped FROM found) AS totals
+            EXISTS (SELECT 1 FROM found GROUP BY kind HAVING bool_or(sampled) OR count(*) >= ${CANDIDATE_CAP}) AS capped FROM found) AS totals
     LEFT JOIN (SELECT kind, id, title, subtitle, ${score(tier)}::float8 AS score FROM found, q
                ORDER BY score DESC, kind ASC, id ASC OFFSET $2 LIMIT $3) AS page ON true
     ORDER BY page.score DESC, page.kind ASC, page.id ASC`;

@@ -5,7 +5,7 @@ import { pageArgument, pageInfoSource, pageSizeArgument, resolvePaging } from '.
 import type { PageInfoSource } from '../../platform/paging.ts';
 import { argument, defineArguments } from '../../platform/arguments.ts';
 import { PageInfo, builder } from '../builder.ts';
-import { CANDIDATE_CAP, searchRecords } from '../search/query.ts';
+import { CANDIDATE_CAP, SAMPLE_CAP, searchRecords } from '../search/query.ts';
 import type { SearchHitRow } from '../search/query.ts';
 import { RECORD_TYPES, recordTypeOfKind } from '../record-type/catalog.ts';
 import { VERTICAL_NAMES, VerticalEnum } from '../verticals.ts';
@@ -39,7 +39,7 @@ const SearchPage = builder.objectRef<{ nodes: SearchHitRow[]; pageInfo: PageInfo
     nodes: t.field({ type: [SearchHit], resolve: (page) => page.nodes }),
     pageInfo: t.field({
       type: PageInfo,
-      description: `total counts the ranked candidates, at most ${CANDIDATE_CAP} per record type (totalIsEstimate when a type reached it).`,
+      description: `total counts the ranked candidates: at most ${CANDIDATE_CAP} per record type, ${SAMPLE_CAP} for a word held by thousands of its records (totalIsEstimate when a type reached its cap).`,
       resolve: (page) => page.pageInfo,
     }),
   }),
@@ -82,7 +82,7 @@ async function search(context: RequestContext, args: { page?: number | null; per
     skip: paging.skip,
     take: paging.perPage,
   });
-  // Past CANDIDATE_CAP hits of a record type the total is a lower bound, flagged like an estimated total.
+  // Once a record type reached its cap the total is a lower bound, flagged like an estimated total.
   return { nodes: hits, pageInfo: pageInfoSource(paging, async () => ({ total, isEstimate: capped })) };
 }
 
