@@ -122,8 +122,8 @@ function sampledCandidates(type: RecordType, tier: Tier, threshold: number): str
 
 /**
  * One tier's candidates of one record type, in whatever order the scan finds them: the sample's SAMPLE_CAP when
- * the sample holds that many, else at most CANDIDATE_CAP of the whole table's. The uncorrelated count is a one-time filter, so the scan of
- * the branch not taken never starts.
+ * the sample holds that many, else at most CANDIDATE_CAP of the whole table's. The uncorrelated count is a
+ * one-time filter, so the scan of the branch not taken never starts.
  */
 function candidates(type: RecordType, tier: Tier, threshold: number): string {
   const sampled = `(SELECT count(*) FROM ${sampleOf(type)})`;
