@@ -67,43 +67,63 @@ const PURCHASES = `t.superseded_by_id IS NULL AND t.trade_type = 'purchase' AND 
 const AMOUNT_SUM = `sum(coalesce(t.amount_low, ${CONVERGENCE_SCORE.unknownAmount}) + coalesce(t.amount_high, t.amount_low, ${CONVERGENCE_SCORE.unknownAmount}))::float8`;
 
 /**
- * Per ticker bought in the window, what the score is computed from. Signals come from the market rollups by whole
- * day, a first, partial day (a plan's history starts mid-day) from the signals themselves. A window starting at
- * midnight has no partial day: at 10M records its first day's signals were 24k index entries, a quarter of the
- * statement's time.
+ * Per ticker bought in the window, what the score is computed from. Whole days of signals come from the running
+ * totals (market_signal_totals: the last row before the window's end minus the last row before its first whole
+ * day, which is never later: a window ending before its signals begin is answered empty before any statement), a
+ * first, partial day (a plan's history starts mid-day) from the signals themselves. A ticker without a signal in
+ * the window is no lead.
  */
 const SIGNAL_COUNTS = `
   signal_counts AS (
-    SELECT s.ticker, sum(s.signals)::int AS signals, sum(s.bullish)::int AS bullish, sum(s.neutral)::int AS neutral
-      FROM (SELECT d.ticker, d.signals, d.bullish, d.neutral FROM market_signal_days d
-             WHERE d.day >= ${FIRST_WHOLE_DAY} AND d.day < coalesce($4::date, 'infinity')
-               AND d.ticker IN (SELECT ticker FROM buys)
-            UNION ALL
-            -- Per ticker, so the (ticker, created_at, ..., sentiment) index answers it without the table. OFFSET 0
-            -- keeps the lateral subquery per ticker: joined, the planner (expecting thousands of tickers in buys)
-            -- read the whole day's signals from the table, which grows with the signals of a day.
-            SELECT p.ticker, 1, (x.sentiment = 'BULLISH')::int, (x.sentiment = 'NEUTRAL')::int
-              FROM buys p CROSS JOIN LATERAL (
-                     SELECT x.sentiment FROM signals x
-                      -- least() skips a null $4.
-                      WHERE x.ticker = p.ticker AND x.created_at >= ${SIGNALS_FROM}
-                        AND x.created_at < least(${FIRST_WHOLE_DAY}, $4::date) OFFSET 0) x) s
-     GROUP BY s.ticker)
-  SELECT b.*, c.signals, c.bullish, c.neutral FROM buys b JOIN signal_counts c USING (ticker)`;
+    SELECT b.ticker, (whole.signals + partial.signals)::int AS signals,
+           (whole.bullish + partial.bullish)::int AS bullish, (whole.neutral + partial.neutral)::int AS neutral
+      FROM buys b
+      CROSS JOIN LATERAL (
+        SELECT coalesce(upto.signals, 0) - coalesce(before.signals, 0) AS signals,
+               coalesce(upto.bullish, 0) - coalesce(before.bullish, 0) AS bullish,
+               coalesce(upto.neutral, 0) - coalesce(before.neutral, 0) AS neutral
+          FROM (SELECT) AS one
+          LEFT JOIN LATERAL (SELECT r.signals, r.bullish, r.neutral FROM market_signal_totals r
+                              WHERE r.ticker = b.ticker
+                                AND r.day < coalesce($4::date, 'infinity')
+                              ORDER BY r.day DESC LIMIT 1) AS upto ON true
+          LEFT JOIN LATERAL (SELECT r.signals, r.bullish, r.neutral FROM market_signal_totals r
+                              WHERE r.ticker = b.ticker AND r.day < ${FIRST_WHOLE_DAY}
+                              ORDER BY r.day DESC LIMIT 1) AS before ON true) AS whole
+      -- Per ticker, so the (ticker, created_at, ..., sentiment) index answers it without the table; least() skips
+      -- a null $4.
+      CROSS JOIN LATERAL (
+        SELECT count(*) AS signals, count(*) FILTER (WHERE x.sentiment = 'BULLISH') AS bullish,
+               count(*) FILTER (WHERE x.sentiment = 'NEUTRAL') AS neutral
+          FROM signals x
+         WHERE x.ticker = b.ticker AND x.created_at >= ${SIGNALS_FROM}
+           AND x.created_at < least(${FIRST_WHOLE_DAY}, $4::date)) AS partial)
+  SELECT b.*, c.signals, c.bullish, c.neutral FROM buys b JOIN signal_counts c USING (ticker) WHERE c.signals > 0`;
 
 /**
- * A window through the newest purchase: purchases per ticker and day (market_purchase_days), and the members whose
- * latest purchase of the ticker is on or after `from` (market_ticker_members), exact when none is later than `to`.
+ * A window through the newest purchase: the tickers of the members whose latest purchase of them is on or after
+ * `from` (market_ticker_members, exact when none is later than `to`), and per ticker its purchases and dollars
+ * between the running totals (market_purchase_totals) of the window's last day and of the day before its first.
  */
 const EVIDENCE_THROUGH_NEWEST_SQL = `
-  WITH buys AS (
-    SELECT d.ticker, sum(d.purchases)::int AS buys, m.members, sum(d.amount2) / 2 AS amount,
-           min(d.trade_date)::text AS first_date, max(d.trade_date)::text AS last_date
-      FROM market_purchase_days d
-      JOIN (SELECT ticker, count(*)::int AS members FROM market_ticker_members
-             WHERE last_purchase_date >= $1::date GROUP BY ticker) m USING (ticker)
-     WHERE d.trade_date BETWEEN $1::date AND $2::date
-     GROUP BY d.ticker, m.members),
+  WITH members AS (
+    SELECT ticker, count(*)::int AS members FROM market_ticker_members
+     WHERE last_purchase_date >= $1::date GROUP BY ticker),
+  buys AS (
+    SELECT m.ticker, (upto.purchases - coalesce(before.purchases, 0))::int AS buys, m.members,
+           (upto.amount2 - coalesce(before.amount2, 0)) / 2 AS amount,
+           first.trade_date::text AS first_date, upto.trade_date::text AS last_date
+      FROM members m
+      CROSS JOIN LATERAL (SELECT t.purchases, t.amount2, t.trade_date FROM market_purchase_totals t
+                           WHERE t.ticker = m.ticker AND t.trade_date <= $2::date
+                           ORDER BY t.trade_date DESC LIMIT 1) AS upto
+      LEFT JOIN LATERAL (SELECT t.purchases, t.amount2 FROM market_purchase_totals t
+                          WHERE t.ticker = m.ticker AND t.trade_date < $1::date
+                          ORDER BY t.trade_date DESC LIMIT 1) AS before ON true
+      CROSS JOIN LATERAL (SELECT t.trade_date FROM market_purchase_totals t
+                           WHERE t.ticker = m.ticker AND t.trade_date >= $1::date
+                           ORDER BY t.trade_date LIMIT 1) AS first
+     WHERE upto.purchases > coalesce(before.purchases, 0)),
   ${SIGNAL_COUNTS}`;
 
 /**

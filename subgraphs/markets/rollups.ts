@@ -12,7 +12,8 @@ export const MARKET_ROLLUPS = [
   'market_member_days',
   'market_ticker_members',
   'market_disclosure_days',
-  'market_purchase_days',
+  'market_purchase_totals',
+  'market_signal_totals',
   'market_member_trades',
 ] as const;
 

@@ -83,6 +83,20 @@ async function load(): Promise<void> {
       supersededById: next() < 0.1 ? uuid('8000', 0) : null,
     };
   });
+  // Purchases of one ticker on the newest day, on the first day of a 90-day window through it and on the day
+  // before that: a window counts the first and leaves the one before out.
+  trades.push(
+    ...[0, 90, 91].map((days, n) => ({
+      ...trades[1]!,
+      id: uuid('8001', n),
+      ticker: 'AAA',
+      tradeType: 'purchase',
+      tradeDate: daysAgo(days),
+      disclosureDate: new Date(daysAgo(days).getTime() + 20 * DAY),
+      naturalKey: `edge${n}`,
+      supersededById: null,
+    })),
+  );
   const windowStart = Date.now() - 30 * DAY;
   const signals = Array.from({ length: 400 }, (_, n) => {
     // A tenth of the signals fall within a minute of the window's start, on either side.
