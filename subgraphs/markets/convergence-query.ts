@@ -2,6 +2,7 @@ import type { CongressionalTrade as TradeRow, Signal as SignalRow } from '../../
 import type { Database } from '../platform/database.ts';
 import { utcDate } from '../platform/dates.ts';
 import { CONVERGENCE_SCORE, compareLeads, convergenceScore } from './convergence-score.ts';
+import { signalCountsBetween } from './rollups.ts';
 import type { ConvergenceLead, LeadEvidence } from './convergence-score.ts';
 
 /** Purchases and signals listed as each lead's evidence: the newest of each (the counts cover them all). */
@@ -68,28 +69,16 @@ const AMOUNT_SUM = `sum(coalesce(t.amount_low, ${CONVERGENCE_SCORE.unknownAmount
 
 /**
  * Per ticker bought in the window, what the score is computed from. Whole days of signals come from the running
- * totals (market_signal_totals: the last row before the window's end minus the last row before its first whole
- * day, which is never later: a window ending before its signals begin is answered empty before any statement), a
- * first, partial day (a plan's history starts mid-day) from the signals themselves. A ticker without a signal in
- * the window is no lead.
+ * totals (the window's end is never before its first whole day: a window ending before its signals begin is
+ * answered empty before any statement), a first, partial day (a plan's history starts mid-day) from the signals
+ * themselves. A ticker without a signal in the window is no lead.
  */
 const SIGNAL_COUNTS = `
   signal_counts AS (
     SELECT b.ticker, (whole.signals + partial.signals)::int AS signals,
            (whole.bullish + partial.bullish)::int AS bullish, (whole.neutral + partial.neutral)::int AS neutral
       FROM buys b
-      CROSS JOIN LATERAL (
-        SELECT coalesce(upto.signals, 0) - coalesce(before.signals, 0) AS signals,
-               coalesce(upto.bullish, 0) - coalesce(before.bullish, 0) AS bullish,
-               coalesce(upto.neutral, 0) - coalesce(before.neutral, 0) AS neutral
-          FROM (SELECT) AS one
-          LEFT JOIN LATERAL (SELECT r.signals, r.bullish, r.neutral FROM market_signal_totals r
-                              WHERE r.ticker = b.ticker
-                                AND r.day < coalesce($4::date, 'infinity')
-                              ORDER BY r.day DESC LIMIT 1) AS upto ON true
-          LEFT JOIN LATERAL (SELECT r.signals, r.bullish, r.neutral FROM market_signal_totals r
-                              WHERE r.ticker = b.ticker AND r.day < ${FIRST_WHOLE_DAY}
-                              ORDER BY r.day DESC LIMIT 1) AS before ON true) AS whole
+      CROSS JOIN LATERAL ${signalCountsBetween('b.ticker', FIRST_WHOLE_DAY, `coalesce($4::date, 'infinity')`)} AS whole
       -- Per ticker, so the (ticker, created_at, ..., sentiment) index answers it without the table; least() skips
       -- a null $4.
       CROSS JOIN LATERAL (

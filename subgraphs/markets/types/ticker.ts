@@ -8,6 +8,7 @@ import { profileByTicker, quoteByTicker, signalsByTicker, tradesByTicker } from 
 import { CompanyProfile } from './company-profile.ts';
 import { CongressionalTrade, DEFAULT_TRADE_DAYS, daysAgo } from './congressional-trade.ts';
 import { Quote } from './quote.ts';
+import { signalCountsBetween } from '../rollups.ts';
 import { Signal } from './signal.ts';
 
 /** How many recent signals or trades a ticker view lists at most. */
@@ -38,26 +39,25 @@ interface TickerSummarySource {
 
 /**
  * Counts for one ticker: signals within the plan's history, trades in force of the last 90 days. Whole days come
- * from the rollups (docs/api.md, "Rollups and freshness"), so the cost follows days, not records (AAPL at 1M:
- * 22k signals counted in 28-186 ms, 365 rollup days in 0.1 ms); the history's first, partial day is counted from
- * the signals themselves.
+ * from the rollups (docs/api.md, "Rollups and freshness"), so the cost does not follow records (AAPL at 1M: 22k
+ * signals counted in 28-186 ms; the signals' running totals answer in two index probes); the history's first,
+ * partial day is counted from the signals themselves.
  */
 async function tickerSummary(context: RequestContext, ticker: string): Promise<TickerSummarySource> {
   const since = signalHistoryStart(context.viewer?.plan) ?? new Date(0);
   const firstWholeDay = new Date(Date.UTC(since.getUTCFullYear(), since.getUTCMonth(), since.getUTCDate() + 1));
   const [row] = await context.db.sql.query<TickerSummarySource>(
-    `SELECT (p.signals + coalesce(d.signals, 0))::int AS signals_total,
-            (p.bullish + coalesce(d.bullish, 0))::int AS signals_bullish,
-            (p.bearish + coalesce(d.signals - d.bullish - d.neutral, 0))::int AS signals_bearish,
-            (p.neutral + coalesce(d.neutral, 0))::int AS signals_neutral,
+    `SELECT (p.signals + d.signals)::int AS signals_total,
+            (p.bullish + d.bullish)::int AS signals_bullish,
+            (p.bearish + d.signals - d.bullish - d.neutral)::int AS signals_bearish,
+            (p.neutral + d.neutral)::int AS signals_neutral,
             c.*
        FROM (SELECT count(*) AS signals,
                     count(*) FILTER (WHERE sentiment = 'BULLISH') AS bullish,
                     count(*) FILTER (WHERE sentiment = 'BEARISH') AS bearish,
                     count(*) FILTER (WHERE sentiment = 'NEUTRAL') AS neutral
                FROM signals WHERE ticker = $1 AND created_at >= $2 AND created_at < $3) AS p,
-            (SELECT sum(signals) AS signals, sum(bullish) AS bullish, sum(neutral) AS neutral
-               FROM market_signal_days WHERE ticker = $1 AND day >= $5::date) AS d,
+            ${signalCountsBetween('$1', '$5::date', `'infinity'::date`)} AS d,
             (SELECT coalesce(sum(trades), 0)::int AS congress_trades,
                     coalesce(sum(purchases), 0)::int AS congress_buys,
                     coalesce(sum(sales), 0)::int AS congress_sells
