@@ -12,7 +12,7 @@ import type { Column, Table } from './where-sql.ts';
  */
 export type ModelRow = Record<string, unknown> & { id: number };
 
-interface RowShape {
+export interface RowShape {
   /** The select list: every stored field under its Prisma name. */
   select: string;
   /** Turns the values `pg` cannot give in Prisma's type (dates) into it, in place. */
@@ -52,7 +52,7 @@ function selectExpression(
   }
 }
 
-function rowShape(db: Database, model: Prisma.ModelName): RowShape | null {
+export function rowShape(db: Database, model: Prisma.ModelName): RowShape | null {
   let shape = shapes.get(model);
   if (shape === undefined) {
     const table = tableOf(db.prisma, model);
@@ -77,7 +77,7 @@ function rowShape(db: Database, model: Prisma.ModelName): RowShape | null {
 }
 
 /** A Prisma `orderBy` (one object or a list of them, each one field and a direction) as SQL. */
-function orderSql(table: Table, orderBy: unknown): string {
+export function orderSql(table: Table, orderBy: unknown): string {
   const terms = (Array.isArray(orderBy) ? orderBy : orderBy ? [orderBy] : []) as Record<string, unknown>[];
   const parts = terms.flatMap((term) =>
     Object.entries(term).map(([field, direction]) => {
@@ -109,14 +109,16 @@ function pageStatement(
 }
 
 /** Runs a prepared statement selecting `shape.select` and gives its rows in Prisma's types. */
-async function readWholeRows<Row>(db: Database, shape: RowShape, text: string, params: unknown[]): Promise<Row[]> {
+export async function readWholeRows<Row>(
+  db: Database,
+  shape: RowShape,
+  text: string,
+  params: unknown[],
+): Promise<Row[]> {
   const rows = await db.sql.query<Record<string, unknown>>(text, params, { prepared: true });
   if (shape.convert) rows.forEach(shape.convert);
   return rows as Row[];
 }
-
-/** Is a Pothos Prisma query one of whole rows, without relations or counts (`{}`)? */
-export const selectsRowsOnly = (query: object) => Object.keys(query).length === 0;
 
 /** The page readers of deep-page.ts over `pg`, or null when the model has a field type they cannot read. */
 export function sqlPageReaders(db: Database, model: Prisma.ModelName): PageReaders<object, unknown, ModelRow> | null {

@@ -3,7 +3,8 @@ import type { Builder } from './builder.ts';
 import type { RequestContext } from './context.ts';
 import { findPage } from './deep-page.ts';
 import { delegateOf } from './model-delegate.ts';
-import { selectsRowsOnly, sqlPageReaders } from './model-rows.ts';
+import { planIncludes, withIncludes } from './model-includes.ts';
+import { sqlPageReaders } from './model-rows.ts';
 import { pageInfoSource } from './paging.ts';
 import type { OffsetPaging, PageInfoSource, definePageInfo } from './paging.ts';
 import type { Total } from './totals.ts';
@@ -28,9 +29,9 @@ export function pageSource(
 }
 
 /**
- * `<Thing>Page { nodes pageInfo }` over one Prisma model: `nodes` reads whole rows through `pg` when the GraphQL
- * selection needs no relation (model-rows.ts), else spreads its Prisma query into the page's read; deferred-join
- * style when the page is deep (deep-page.ts).
+ * `<Thing>Page { nodes pageInfo }` over one Prisma model: `nodes` reads whole rows through `pg` (model-rows.ts),
+ * with the relations the GraphQL selection includes (model-includes.ts); a selection these cannot read spreads
+ * its Prisma query into the page's read. Deferred-join style when the page is deep (deep-page.ts).
  */
 export function definePageObject(
   builder: Builder,
@@ -44,8 +45,9 @@ export function definePageObject(
       nodes: t.prismaField({
         type: [node],
         resolve: (query: object, source: PageSource, _args: unknown, context: RequestContext) => {
-          const sql = selectsRowsOnly(query) ? sqlPageReaders(context.db, model) : null;
-          if (sql) return findPage(source, sql);
+          const includes = planIncludes(context.db, model, query);
+          const sql = includes ? sqlPageReaders(context.db, model) : null;
+          if (includes && sql) return findPage(source, withIncludes(context.db, model, sql, includes));
           const records = delegateOf(context.db, model);
           return findPage(source, {
             ids: (args) => records.findMany({ ...args, select: { id: true } }),

@@ -165,13 +165,17 @@ export interface WhereSql {
   params: unknown[];
 }
 
-/** A Prisma `where` of one model as parameterised SQL with the same meaning. */
-export function whereToSql(prisma: PrismaClient, model: Prisma.ModelName, where: object): WhereSql {
+/**
+ * A Prisma `where` of one model as parameterised SQL with the same meaning; `also`, a condition without
+ * parameters, is added to it (a lateral read's match on its outer key).
+ */
+export function whereToSql(prisma: PrismaClient, model: Prisma.ModelName, where: object, also?: string): WhereSql {
   const table = tableOf(prisma, model);
   const params: unknown[] = [];
   const pair = pairCondition(model, table, where as Record<string, unknown>, params);
-  const condition = pair
+  const filter = pair
     ? joinAll([pair.condition, whereCondition(table, pair.rest, params)], 'AND', 'TRUE')
     : whereCondition(table, where, params);
+  const condition = also ? joinAll([filter, also], 'AND', 'TRUE') : filter;
   return { from: `FROM ${quote(table.name)}${condition ? ` WHERE ${condition}` : ''}`, params };
 }

@@ -141,14 +141,17 @@ describe.each(Object.entries(sources))('identical subgraph fetches in flight, %s
 
   it('does not share between accounts, modes or variables', async () => {
     const { verticals, markets } = setup();
-    const alone = await counted(() => verticals.process(fetchOf(viewer(0), PAGE, { industry: 'software' })));
     for (const [a, b] of [
       [fetchOf(viewer(0), PAGE, { industry: 'software' }), fetchOf(viewer(1), PAGE, { industry: 'software' })],
       [fetchOf(viewer(0), PAGE, { industry: 'software' }), fetchOf(viewer(0, 'live'), PAGE, { industry: 'software' })],
       [fetchOf(viewer(0), PAGE, { industry: 'software' }), fetchOf(viewer(0), PAGE, { industry: 'utilities' })],
     ]) {
+      // Each alone first: an empty page reads no relations, so the two may differ.
+      const each =
+        (await counted(() => verticals.process(a!))).statements +
+        (await counted(() => verticals.process(b!))).statements;
       const pair = await counted(() => Promise.all([verticals.process(a!), verticals.process(b!)]));
-      expect(pair.statements).toBe(2 * alone.statements);
+      expect(pair.statements).toBe(each);
     }
     // Each account reads its own watchlist even when both ask at the same moment.
     const ticker = uniqueTicker();
