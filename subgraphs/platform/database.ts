@@ -38,8 +38,22 @@ export interface QueryOptions {
   prepared?: boolean;
 }
 
-/** A prepared statement's name: its text's, so one name never stands for two texts on a connection. */
-const preparedName = (text: string) => `prepared_${createHash('sha1').update(text).digest('hex')}`;
+/**
+ * A prepared statement's name: its text's, so one name never stands for two texts on a connection. Remembered
+ * per text, as every page read hashed its statement again; the texts are a fixed set, the bound a safeguard.
+ */
+const preparedNames = new Map<string, string>();
+const MAX_PREPARED_NAMES = 10_000;
+
+function preparedName(text: string): string {
+  let name = preparedNames.get(text);
+  if (name === undefined) {
+    if (preparedNames.size >= MAX_PREPARED_NAMES) preparedNames.clear();
+    name = `prepared_${createHash('sha1').update(text).digest('hex')}`;
+    preparedNames.set(text, name);
+  }
+  return name;
+}
 
 /** node-postgres's query config: named when prepared. */
 const pgQuery = (text: string, values: unknown[], options: QueryOptions | undefined) =>
