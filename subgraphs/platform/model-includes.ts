@@ -2,8 +2,7 @@ import type { Prisma } from '../../prisma/generated/client/client.ts';
 import { getDatamodel } from '../../prisma/generated/pothos-types.ts';
 import type { Database } from './database.ts';
 import { orderSql, readWholeRows, rowShape } from './model-rows.ts';
-import type { ModelRow } from './model-rows.ts';
-import type { PageReaders } from './deep-page.ts';
+import type { ModelRow, SqlPageReaders } from './model-rows.ts';
 import { quote, tableOf, whereToSql } from './where-sql.ts';
 
 /**
@@ -142,9 +141,9 @@ const distinctKeys = (rows: ModelRow[], field: string) => [
 export function withIncludes(
   db: Database,
   model: Prisma.ModelName,
-  readers: PageReaders<object, unknown, ModelRow>,
+  readers: SqlPageReaders,
   plan: IncludesPlan,
-): PageReaders<object, unknown, ModelRow> {
+): SqlPageReaders {
   if (plan.includes.length === 0 && plan.counts.length === 0) return readers;
   return {
     ids: readers.ids,
@@ -152,6 +151,11 @@ export function withIncludes(
       const rows = await readers.rows(args);
       await attachIncludes(db, model, rows, plan);
       return rows;
+    },
+    rowsCounted: async (args, limit) => {
+      const page = await readers.rowsCounted(args, limit);
+      await attachIncludes(db, model, page.rows, plan);
+      return page;
     },
   };
 }

@@ -1,6 +1,7 @@
 import type { Prisma } from '../../prisma/generated/client/client.ts';
 import type { Database } from './database.ts';
 import type { PageArgs, PageReaders } from './deep-page.ts';
+import { cappedCountSql } from './totals.ts';
 import { UntranslatableWhereError, quote, tableOf, whereToSql } from './where-sql.ts';
 import type { Column, Table } from './where-sql.ts';
 
@@ -99,13 +100,14 @@ function pageStatement(
   model: Prisma.ModelName,
   select: string,
   args: PageArgs<object, unknown>,
-): { text: string; params: unknown[] } {
+): { text: string; params: unknown[]; from: string; filterParams: number } {
   const table = tableOf(db.prisma, model);
   const { from, params } = whereToSql(db.prisma, model, args.where);
+  const filterParams = params.length;
   let text = `SELECT ${select} ${from}${orderSql(table, args.orderBy)}`;
   if (args.take !== undefined) text += ` LIMIT $${params.push(args.take)}`;
   if (args.skip) text += ` OFFSET $${params.push(args.skip)}`;
-  return { text, params };
+  return { text, params, from, filterParams };
 }
 
 /** Runs a prepared statement selecting `shape.select` and gives its rows in Prisma's types. */
@@ -120,8 +122,18 @@ export async function readWholeRows<Row>(
   return rows as Row[];
 }
 
+export interface SqlPageReaders extends PageReaders<object, unknown, ModelRow> {
+  /**
+   * A page's rows and the capped count of its `where` (totals.ts) in one statement, the count an uncorrelated
+   * subquery PostgreSQL runs once. A page past the last has no row to carry the count: it is counted alone.
+   */
+  rowsCounted: (args: PageArgs<object, unknown>, limit: number) => Promise<{ rows: ModelRow[]; counted: number }>;
+}
+
+const COUNT_COLUMN = '__capped_count';
+
 /** The page readers of deep-page.ts over `pg`, or null when the model has a field type they cannot read. */
-export function sqlPageReaders(db: Database, model: Prisma.ModelName): PageReaders<object, unknown, ModelRow> | null {
+export function sqlPageReaders(db: Database, model: Prisma.ModelName): SqlPageReaders | null {
   const shape = rowShape(db, model);
   if (!shape) return null;
   const table = tableOf(db.prisma, model);
@@ -134,6 +146,25 @@ export function sqlPageReaders(db: Database, model: Prisma.ModelName): PageReade
     rows(args) {
       const { text, params } = pageStatement(db, model, shape.select, args);
       return readWholeRows<ModelRow>(db, shape, text, params);
+    },
+    async rowsCounted(args, limit) {
+      const { text, params, from, filterParams } = pageStatement(db, model, shape.select, args);
+      const rows = await readWholeRows<ModelRow>(
+        db,
+        shape,
+        `SELECT page.*, (${cappedCountSql(from, limit)}) AS "${COUNT_COLUMN}" FROM (${text}) AS page`,
+        params,
+      );
+      if (rows.length === 0) {
+        const [alone] = await db.sql.query<{ n: number }>(cappedCountSql(from, limit), params.slice(0, filterParams), {
+          prepared: true,
+        });
+        return { rows, counted: alone!.n };
+      }
+      const counted = rows[0]![COUNT_COLUMN] as number;
+      // The last column: deleting it keeps the rows' fast shape (V8 undoes the last property's transition).
+      for (const row of rows) delete row[COUNT_COLUMN];
+      return { rows, counted };
     },
   };
 }

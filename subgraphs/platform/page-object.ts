@@ -1,12 +1,14 @@
 import type { Prisma } from '../../prisma/generated/client/client.ts';
 import type { Builder } from './builder.ts';
 import type { RequestContext } from './context.ts';
-import { findPage } from './deep-page.ts';
+import { DEFERRED_JOIN_FROM, findPage } from './deep-page.ts';
 import { delegateOf } from './model-delegate.ts';
 import { planIncludes, withIncludes } from './model-includes.ts';
 import { sqlPageReaders } from './model-rows.ts';
+import type { SqlPageReaders } from './model-rows.ts';
 import { pageInfoSource } from './paging.ts';
 import type { OffsetPaging, PageInfoSource, definePageInfo } from './paging.ts';
+import { offerCappedCount } from './totals.ts';
 import type { Total } from './totals.ts';
 
 /** What a `<Thing>Page` object resolves from: the validated filter, order and offset of one page, and its totals. */
@@ -47,7 +49,7 @@ export function definePageObject(
         resolve: (query: object, source: PageSource, _args: unknown, context: RequestContext) => {
           const includes = planIncludes(context.db, model, query);
           const sql = includes ? sqlPageReaders(context.db, model) : null;
-          if (includes && sql) return findPage(source, withIncludes(context.db, model, sql, includes));
+          if (includes && sql) return readSqlPage(source, withIncludes(context.db, model, sql, includes));
           const records = delegateOf(context.db, model);
           return findPage(source, {
             ids: (args) => records.findMany({ ...args, select: { id: true } }),
@@ -58,4 +60,20 @@ export function definePageObject(
       pageInfo: t.field({ type: pageInfo, resolve: (source) => source.pageInfo }),
     }),
   });
+}
+
+/**
+ * A page read through `pg`. A shallow page offers its capped count (totals.ts): when the page's total is resolved
+ * beside `nodes`, which happens in the execution's synchronous pass that called this, the count travels in the
+ * page's statement. A deep page reads its ids first (deep-page.ts), and its total is counted alone.
+ */
+async function readSqlPage(source: PageSource, readers: SqlPageReaders) {
+  if (source.skip >= DEFERRED_JOIN_FROM) return findPage(source, readers);
+  const offer = offerCappedCount(source.where);
+  // Lets the rest of the synchronous pass run: a `total` beside `nodes` claims the offer in it.
+  await null;
+  if (!offer.claimed()) return findPage(source, readers);
+  const page = readers.rowsCounted(source, offer.limit);
+  offer.settle(page.then(({ counted }) => counted));
+  return (await page).rows;
 }

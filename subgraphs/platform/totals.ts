@@ -29,13 +29,59 @@ interface PlanNode {
  */
 export const STALE_EXACT_TOTAL_LIMIT = 1_000_000;
 
+/** The capped count's statement over `from` (whereToSql), which a page read may send with its rows (below). */
+export const cappedCountSql = (from: string, limit: number) =>
+  `SELECT count(*)::int AS n FROM (SELECT 1 ${from} LIMIT ${limit + 1}) AS capped`;
+
 const cappedCount = async (db: Database, from: string, params: unknown[], limit: number) => {
-  const [capped] = await db.sql.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM (SELECT 1 ${from} LIMIT ${limit + 1}) AS capped`,
-    params,
-  );
+  const [capped] = await db.sql.query<{ n: number }>(cappedCountSql(from, limit), params);
   return capped!.n;
 };
+
+/**
+ * A page's rows and its capped count in one statement: one round trip instead of two, which on this machine is
+ * most of what a short page costs the gateway beyond its work (docs/performance.md, item 26). A page read offers
+ * the count for its `where` (the same object the page's total counts) before it reads; a `countTotal` that starts
+ * in the same synchronous pass of the execution (its `total` resolved beside `nodes`) claims the offer instead of
+ * counting, and the page read, which looks after the pass, sends the count with its rows only when claimed.
+ */
+interface CountOffer {
+  limit: number;
+  claimed: boolean;
+  count: Promise<number>;
+}
+
+const offers = new WeakMap<object, CountOffer>();
+
+export interface OfferedCount {
+  limit: number;
+  /** Whether a `countTotal` claimed the count (known once the execution's synchronous pass is over). */
+  claimed: () => boolean;
+  /** Settles the claimed count with the page statement's result (or its error). */
+  settle: (count: Promise<number>) => void;
+}
+
+export function offerCappedCount(where: object, limit = env.EXACT_TOTAL_LIMIT): OfferedCount {
+  let settle!: (count: Promise<number>) => void;
+  const offer: CountOffer = { limit, claimed: false, count: new Promise((resolve) => (settle = resolve)) };
+  offers.set(where, offer);
+  return {
+    limit,
+    claimed: () => {
+      if (offers.get(where) === offer) offers.delete(where);
+      return offer.claimed;
+    },
+    settle,
+  };
+}
+
+function claimCappedCount(where: object, limit: number): Promise<number> | null {
+  const offer = offers.get(where);
+  if (!offer || offer.limit !== limit) return null;
+  offers.delete(where);
+  offer.claimed = true;
+  return offer.count;
+}
 
 /**
  * Counts the rows a list's `where` selects: exactly up to `limit`. Past it the planner's estimate of the same
@@ -53,7 +99,7 @@ export async function countTotal(
   recountLimit = env.EXACT_TOTAL_RECOUNT_LIMIT,
 ): Promise<Total> {
   const { from, params } = whereToSql(db.prisma, model, where);
-  const counted = await cappedCount(db, from, params, limit);
+  const counted = await (claimCappedCount(where, limit) ?? cappedCount(db, from, params, limit));
   if (counted <= limit) return exactTotal(counted);
   let floor = limit + 1;
   if (limit < STALE_EXACT_TOTAL_LIMIT && (await statisticsAreStale(db.sql, tableOf(db.prisma, model).name))) {
