@@ -51,7 +51,7 @@ const fieldOf = (model: string, name: string): DatamodelField | undefined =>
   models[model]?.fields.find((field) => field.name === name);
 
 /**
- * The field a foreign key on `from` references in `model`: a unique field of the same name (a trade's
+ * The field of `model` that `foreignKey` (on the other model) references: a unique field of the same name (a trade's
  * `bioguideId` → the member's `bioguideId`), else the model's id. The Pothos datamodel has no `references`;
  * test/foundation/model-includes.test.ts compares every relation the schema includes with Prisma's own read.
  */

@@ -49,7 +49,7 @@ export function definePageObject(
         resolve: (query: object, source: PageSource, _args: unknown, context: RequestContext) => {
           const includes = planIncludes(context.db, model, query);
           const sql = includes ? sqlPageReaders(context.db, model) : null;
-          if (includes && sql) return readSqlPage(source, withIncludes(context.db, model, sql, includes));
+          if (includes && sql) return readSqlPage(model, source, withIncludes(context.db, model, sql, includes));
           const records = delegateOf(context.db, model);
           return findPage(source, {
             ids: (args) => records.findMany({ ...args, select: { id: true } }),
@@ -67,9 +67,9 @@ export function definePageObject(
  * beside `nodes`, which happens in the execution's synchronous pass that called this, the count travels in the
  * page's statement. A deep page reads its ids first (deep-page.ts), and its total is counted alone.
  */
-async function readSqlPage(source: PageSource, readers: SqlPageReaders) {
+async function readSqlPage(model: Prisma.ModelName, source: PageSource, readers: SqlPageReaders) {
   if (source.skip >= DEFERRED_JOIN_FROM) return findPage(source, readers);
-  const offer = offerCappedCount(source.where);
+  const offer = offerCappedCount(model, source.where);
   // Lets the rest of the synchronous pass run: a `total` beside `nodes` claims the offer in it.
   await null;
   if (!offer.claimed()) return findPage(source, readers);

@@ -39,13 +39,14 @@ const cappedCount = async (db: Database, from: string, params: unknown[], limit:
 };
 
 /**
- * A page's rows and its capped count in one statement: one round trip instead of two, which on this machine is
- * most of what a short page costs the gateway beyond its work (docs/performance.md, item 26). A page read offers
- * the count for its `where` (the same object the page's total counts) before it reads; a `countTotal` that starts
- * in the same synchronous pass of the execution (its `total` resolved beside `nodes`) claims the offer instead of
- * counting, and the page read, which looks after the pass, sends the count with its rows only when claimed.
+ * A page's rows and its capped count in one statement: one round trip and one socket write instead of two
+ * (docs/performance.md, item 26). A page read offers the count of its model and `where` (the object the page's
+ * total counts) before it reads; a `countTotal` that starts in the same synchronous pass of the execution (its
+ * `total` resolved beside `nodes`) claims the offer instead of counting, and the page read, which looks after the
+ * pass, sends the count with its rows only when claimed. Any claim gets the count of the same model and `where`.
  */
 interface CountOffer {
+  model: Prisma.ModelName;
   limit: number;
   claimed: boolean;
   count: Promise<number>;
@@ -61,9 +62,9 @@ export interface OfferedCount {
   settle: (count: Promise<number>) => void;
 }
 
-export function offerCappedCount(where: object, limit = env.EXACT_TOTAL_LIMIT): OfferedCount {
+export function offerCappedCount(model: Prisma.ModelName, where: object, limit = env.EXACT_TOTAL_LIMIT): OfferedCount {
   let settle!: (count: Promise<number>) => void;
-  const offer: CountOffer = { limit, claimed: false, count: new Promise((resolve) => (settle = resolve)) };
+  const offer: CountOffer = { model, limit, claimed: false, count: new Promise((resolve) => (settle = resolve)) };
   offers.set(where, offer);
   return {
     limit,
@@ -75,9 +76,9 @@ export function offerCappedCount(where: object, limit = env.EXACT_TOTAL_LIMIT): 
   };
 }
 
-function claimCappedCount(where: object, limit: number): Promise<number> | null {
+function claimCappedCount(model: Prisma.ModelName, where: object, limit: number): Promise<number> | null {
   const offer = offers.get(where);
-  if (!offer || offer.limit !== limit) return null;
+  if (!offer || offer.model !== model || offer.limit !== limit) return null;
   offers.delete(where);
   offer.claimed = true;
   return offer.count;
@@ -99,7 +100,7 @@ export async function countTotal(
   recountLimit = env.EXACT_TOTAL_RECOUNT_LIMIT,
 ): Promise<Total> {
   const { from, params } = whereToSql(db.prisma, model, where);
-  const counted = await (claimCappedCount(where, limit) ?? cappedCount(db, from, params, limit));
+  const counted = await (claimCappedCount(model, where, limit) ?? cappedCount(db, from, params, limit));
   if (counted <= limit) return exactTotal(counted);
   let floor = limit + 1;
   if (limit < STALE_EXACT_TOTAL_LIMIT && (await statisticsAreStale(db.sql, tableOf(db.prisma, model).name))) {
