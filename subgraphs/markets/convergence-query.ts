@@ -2,7 +2,7 @@ import type { CongressionalTrade as TradeRow, Signal as SignalRow } from '../../
 import type { Database } from '../platform/database.ts';
 import { utcDate } from '../platform/dates.ts';
 import { CONVERGENCE_SCORE, compareLeads, convergenceScore } from './convergence-score.ts';
-import { signalCountsBetween } from './rollups.ts';
+import { latestRunningTotal, signalCountsBetween } from './rollups.ts';
 import type { ConvergenceLead, LeadEvidence } from './convergence-score.ts';
 
 /** Purchases and signals listed as each lead's evidence: the newest of each (the counts cover them all). */
@@ -103,12 +103,8 @@ const EVIDENCE_THROUGH_NEWEST_SQL = `
            (upto.amount2 - coalesce(before.amount2, 0)) / 2 AS amount,
            first.trade_date::text AS first_date, upto.trade_date::text AS last_date
       FROM members m
-      CROSS JOIN LATERAL (SELECT t.purchases, t.amount2, t.trade_date FROM market_purchase_totals t
-                           WHERE t.ticker = m.ticker AND t.trade_date <= $2::date
-                           ORDER BY t.trade_date DESC LIMIT 1) AS upto
-      LEFT JOIN LATERAL (SELECT t.purchases, t.amount2 FROM market_purchase_totals t
-                          WHERE t.ticker = m.ticker AND t.trade_date < $1::date
-                          ORDER BY t.trade_date DESC LIMIT 1) AS before ON true
+      CROSS JOIN LATERAL ${latestRunningTotal('market_purchase_totals', 'r.purchases, r.amount2, r.trade_date', 'm.ticker', '<= $2::date')} AS upto
+      LEFT JOIN LATERAL ${latestRunningTotal('market_purchase_totals', 'r.purchases, r.amount2', 'm.ticker', '< $1::date')} AS before ON true
       CROSS JOIN LATERAL (SELECT t.trade_date FROM market_purchase_totals t
                            WHERE t.ticker = m.ticker AND t.trade_date >= $1::date
                            ORDER BY t.trade_date LIMIT 1) AS first
