@@ -61,7 +61,13 @@ function referencedField(model: string, foreignKey: string): string | null {
   return models[model]?.fields.find((field) => field.isId)?.name ?? null;
 }
 
+/** The relation `name` of `model`, when its key is one field of a type bound here (keyArrayType). */
 function relationOf(model: Prisma.ModelName, name: string): Relation | null {
+  const relation = keyedRelation(model, name);
+  return relation && keyArrayType(model, relation.parentKey) ? relation : null;
+}
+
+function keyedRelation(model: Prisma.ModelName, name: string): Relation | null {
   const field = fieldOf(model, name);
   if (!field || field.kind !== 'object') return null;
   const target = field.type as Prisma.ModelName;
@@ -125,13 +131,10 @@ function countedRelations(model: Prisma.ModelName, value: unknown): Relation[] |
   return relations;
 }
 
-/** The SQL type of a key array parameter, for `unnest`. */
-function keyArrayType(model: Prisma.ModelName, field: string): string {
-  const type = fieldOf(model, field)?.type;
-  if (type === 'Int') return 'int[]';
-  if (type === 'String') return 'text[]';
-  throw new Error(`${model}.${field}: a key of type ${type} is not read by model-includes.ts`);
-}
+/** The SQL array type a key of `model` is bound as, for `unnest`: null for a type not read here. */
+const KEY_ARRAY_TYPES: Record<string, string> = { Int: 'int[]', String: 'text[]' };
+const keyArrayType = (model: Prisma.ModelName, field: string): string | null =>
+  KEY_ARRAY_TYPES[fieldOf(model, field)?.type ?? ''] ?? null;
 
 const distinctKeys = (rows: ModelRow[], field: string) => [
   ...new Set(rows.map((row) => row[field]).filter((key) => key !== null)),
@@ -180,7 +183,7 @@ async function attachRelation(db: Database, model: Prisma.ModelName, rows: Model
   const table = tableOf(db.prisma, relation.target);
   const keys = distinctKeys(rows, relation.parentKey);
   const keyColumn = `${quote(table.name)}.${quote(table.columns.get(relation.targetKey)!)}`;
-  const keyType = keyArrayType(model, relation.parentKey);
+  const keyType = keyArrayType(model, relation.parentKey)!;
   let related: ModelRow[] = [];
   if (keys.length > 0 && !relation.list) {
     related = await readWholeRows(
@@ -222,7 +225,7 @@ async function attachCount(db: Database, model: Prisma.ModelName, rows: ModelRow
   const keyColumn = quote(table.columns.get(relation.targetKey)!);
   const counted = await db.sql.query<{ key: unknown; count: number }>(
     `SELECT ${keyColumn} AS key, count(*)::int AS count FROM ${quote(table.name)}
-      WHERE ${keyColumn} = ANY($1::${keyArrayType(model, relation.parentKey)}) GROUP BY 1`,
+      WHERE ${keyColumn} = ANY($1::${keyArrayType(model, relation.parentKey)!}) GROUP BY 1`,
     [distinctKeys(rows, relation.parentKey)],
     { prepared: true },
   );

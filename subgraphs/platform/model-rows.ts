@@ -1,7 +1,7 @@
 import type { Prisma } from '../../prisma/generated/client/client.ts';
 import type { Database } from './database.ts';
 import type { PageArgs, PageReaders } from './deep-page.ts';
-import { cappedCountSql } from './totals.ts';
+import { cappedCount, cappedCountSql } from './totals.ts';
 import { UntranslatableWhereError, quote, tableOf, whereToSql } from './where-sql.ts';
 import type { Column, Table } from './where-sql.ts';
 
@@ -155,12 +155,8 @@ export function sqlPageReaders(db: Database, model: Prisma.ModelName): SqlPageRe
         `SELECT page.*, (${cappedCountSql(from, limit)}) AS "${COUNT_COLUMN}" FROM (${text}) AS page`,
         params,
       );
-      if (rows.length === 0) {
-        const [alone] = await db.sql.query<{ n: number }>(cappedCountSql(from, limit), params.slice(0, filterParams), {
-          prepared: true,
-        });
-        return { rows, counted: alone!.n };
-      }
+      if (rows.length === 0)
+        return { rows, counted: await cappedCount(db, from, params.slice(0, filterParams), limit) };
       const counted = rows[0]![COUNT_COLUMN] as number;
       // The last column: deleting it keeps the rows' fast shape (V8 undoes the last property's transition).
       for (const row of rows) delete row[COUNT_COLUMN];

@@ -33,7 +33,8 @@ export const STALE_EXACT_TOTAL_LIMIT = 1_000_000;
 export const cappedCountSql = (from: string, limit: number) =>
   `SELECT count(*)::int AS n FROM (SELECT 1 ${from} LIMIT ${limit + 1}) AS capped`;
 
-const cappedCount = async (db: Database, from: string, params: unknown[], limit: number) => {
+/** Counts the rows of `from` up to `limit` + 1 (more than `limit` means past it). */
+export const cappedCount = async (db: Database, from: string, params: unknown[], limit: number) => {
   const [capped] = await db.sql.query<{ n: number }>(cappedCountSql(from, limit), params);
   return capped!.n;
 };
