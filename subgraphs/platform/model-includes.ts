@@ -1,14 +1,16 @@
 import type { Prisma } from '../../prisma/generated/client/client.ts';
 import { getDatamodel } from '../../prisma/generated/pothos-types.ts';
 import type { Database } from './database.ts';
-import { orderSql, readWholeRows, rowShape } from './model-rows.ts';
+import { orderSql, readShapedRows, rowShape } from './model-rows.ts';
 import type { ModelRow, SqlPageReaders } from './model-rows.ts';
+import type { SelectedFields } from './selected-fields.ts';
 import { quote, tableOf, whereToSql } from './where-sql.ts';
 
 /**
  * The relations a Pothos Prisma query includes (`contacts` on a company, `owner` on a property, a firm's first
  * attorneys and their count), read through `pg` as Prisma's `include` reads them: one statement per relation for
- * the whole page, whole rows in Prisma's types under the relation's name. A page of 25 companies with their
+ * the whole page, in Prisma's types under the relation's name: whole rows, or the fields the GraphQL selection
+ * reads of them (selected-fields.ts) and the keys that join them. A page of 25 companies with their
  * contacts cost ~2 ms more gateway CPU through Prisma than without them (docs/performance.md, item 25).
  * Anything this file does not know (a relation without an order, a `select`, a key of two fields) makes the plan
  * null, and the page stays on Prisma.
@@ -33,6 +35,8 @@ interface IncludePlan {
   where?: object;
   orderBy?: object;
   take?: number;
+  /** The related rows' fields to read (their id and join key among them), or null for whole rows. */
+  fields: ReadonlySet<string> | null;
   nested: IncludesPlan;
 }
 
@@ -43,6 +47,17 @@ export interface IncludesPlan {
 }
 
 const NO_INCLUDES: IncludesPlan = { includes: [], counts: [] };
+
+/** The parent's fields a plan joins on: read with the parent rows, whatever the selection reads of them. */
+export const joinKeys = (plan: IncludesPlan): string[] => [
+  ...plan.includes.map((include) => include.relation.parentKey),
+  ...plan.counts.map((relation) => relation.parentKey),
+];
+
+/** What of `target` to read for a relation: what `selected` reads, plus the id, join key and nested join keys. */
+function relatedFields(selected: SelectedFields | undefined, targetKey: string, nested: IncludesPlan) {
+  return selected?.fields ? new Set([...selected.fields, 'id', targetKey, ...joinKeys(nested)]) : null;
+}
 
 type DatamodelField = ReturnType<typeof getDatamodel>['datamodel']['models'][string]['fields'][number];
 const models = getDatamodel().datamodel.models;
@@ -88,8 +103,16 @@ function keyedRelation(model: Prisma.ModelName, name: string): Relation | null {
 
 const ENTRY_KEYS = new Set(['where', 'orderBy', 'take', 'include']);
 
-/** The plan for a query's `include` and `_count`, or null when any part of it is not read here. */
-export function planIncludes(db: Database, model: Prisma.ModelName, query: object): IncludesPlan | null {
+/**
+ * The plan for a query's `include` and `_count`, or null when any part of it is not read here. `selected` is what
+ * the GraphQL selection reads of the rows (selected-fields.ts); without it related rows are read whole.
+ */
+export function planIncludes(
+  db: Database,
+  model: Prisma.ModelName,
+  query: object,
+  selected?: SelectedFields,
+): IncludesPlan | null {
   const { include, ...rest } = query as { include?: Record<string, unknown> };
   if (Object.keys(rest).length > 0) return null;
   if (!include) return NO_INCLUDES;
@@ -107,14 +130,17 @@ export function planIncludes(db: Database, model: Prisma.ModelName, query: objec
     if (entry === true) {
       // Prisma gives a list in no stated order: only an ordered list can be read the same way.
       if (relation.list) return null;
-      plan.includes.push({ relation, nested: NO_INCLUDES });
+      const fields = relatedFields(selected?.relations.get(name), relation.targetKey, NO_INCLUDES);
+      plan.includes.push({ relation, fields, nested: NO_INCLUDES });
       continue;
     }
     if (typeof entry !== 'object' || Object.keys(entry).some((key) => !ENTRY_KEYS.has(key))) return null;
     if (relation.list ? !entry.orderBy : entry.where || entry.orderBy || entry.take !== undefined) return null;
-    const nested = planIncludes(db, relation.target, entry.include ? { include: entry.include } : {});
+    const related = selected?.relations.get(name);
+    const nested = planIncludes(db, relation.target, entry.include ? { include: entry.include } : {}, related);
     if (!nested) return null;
-    plan.includes.push({ relation, where: entry.where, orderBy: entry.orderBy, take: entry.take, nested });
+    const fields = relatedFields(related, relation.targetKey, nested);
+    plan.includes.push({ relation, where: entry.where, orderBy: entry.orderBy, take: entry.take, fields, nested });
   }
   return plan;
 }
@@ -179,14 +205,14 @@ export async function attachIncludes(
 
 async function attachRelation(db: Database, model: Prisma.ModelName, rows: ModelRow[], include: IncludePlan) {
   const { relation } = include;
-  const shape = rowShape(db, relation.target)!;
+  const shape = rowShape(db, relation.target, include.fields)!;
   const table = tableOf(db.prisma, relation.target);
   const keys = distinctKeys(rows, relation.parentKey);
   const keyColumn = `${quote(table.name)}.${quote(table.columns.get(relation.targetKey)!)}`;
   const keyType = keyArrayType(model, relation.parentKey)!;
   let related: ModelRow[] = [];
   if (keys.length > 0 && !relation.list) {
-    related = await readWholeRows(
+    related = await readShapedRows(
       db,
       shape,
       `SELECT ${shape.select} FROM ${quote(table.name)} WHERE ${keyColumn} = ANY($1::${keyType})`,
@@ -199,7 +225,7 @@ async function attachRelation(db: Database, model: Prisma.ModelName, rows: Model
     const keyParam = params.push(keys);
     let inner = `SELECT ${shape.select} ${from}${orderSql(table, include.orderBy)}`;
     if (include.take !== undefined) inner += ` LIMIT $${params.push(include.take)}`;
-    related = await readWholeRows(
+    related = await readShapedRows(
       db,
       shape,
       `SELECT related.* FROM unnest($${keyParam}::${keyType}) AS parent(key) CROSS JOIN LATERAL (${inner}) AS related`,

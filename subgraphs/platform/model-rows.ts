@@ -6,15 +6,15 @@ import { UntranslatableWhereError, quote, tableOf, whereToSql } from './where-sq
 import type { Column, Table } from './where-sql.ts';
 
 /**
- * A page of whole rows of one model read through `pg` as a prepared statement instead of Prisma's `findMany`:
- * the same rows, keys and values (Prisma's types) for a GraphQL selection without relations, which is what most
- * list pages ask. Prisma compiles and interprets each call and maps every value back through its adapter; for a
- * page of 25 records that was more CPU than the statement itself (docs/performance.md, item 20).
+ * A page of rows of one model read through `pg` as a prepared statement instead of Prisma's `findMany`: the same
+ * rows, keys and values (Prisma's types), whole or only the fields the GraphQL selection reads (selected-fields.ts).
+ * Prisma compiles and interprets each call and maps every value back through its adapter; for a page of 25
+ * records that was more CPU than the statement itself (docs/performance.md, item 20).
  */
 export type ModelRow = Record<string, unknown> & { id: number };
 
 export interface RowShape {
-  /** The select list: every stored field under its Prisma name. */
+  /** The select list: every stored field read, under its Prisma name. */
   select: string;
   /** Turns the values `pg` cannot give in Prisma's type (dates) into it, in place. */
   convert: ((row: Record<string, unknown>) => void) | null;
@@ -53,27 +53,46 @@ function selectExpression(
   }
 }
 
-export function rowShape(db: Database, model: Prisma.ModelName): RowShape | null {
-  let shape = shapes.get(model);
-  if (shape === undefined) {
-    const table = tableOf(db.prisma, model);
-    const parts = table.fields.map((column) => ({ column, select: selectExpression(table, column) }));
-    if (parts.some((part) => part.select === null)) shape = null;
-    else {
-      const parsers = parts.flatMap(({ column, select }) =>
-        select!.parse ? [{ field: column.field, parse: select!.parse }] : [],
-      );
-      shape = {
-        select: parts.map(({ column, select }) => `${select!.expression} AS ${quote(column.field)}`).join(', '),
-        convert: parsers.length
-          ? (row) => {
-              for (const { field, parse } of parsers) if (row[field] !== null) row[field] = parse(row[field]);
-            }
-          : null,
-      };
-    }
-    shapes.set(model, shape);
+/**
+ * Distinct narrowed select lists kept per model. Each is a statement text prepared on every connection that runs
+ * it; a client choosing its fields could otherwise make PostgreSQL keep one per combination. Past the bound a
+ * selection reads whole rows, whose statements are already prepared.
+ */
+const MAX_NARROW_SHAPES_PER_MODEL = 64;
+const narrowShapes = new Map<string, number>();
+
+/**
+ * The select list and conversion of `model`'s rows: every stored field, or only `fields` (selected-fields.ts) in
+ * the table's order, so one selection always gives one statement text. Null when a field read has a type
+ * `selectExpression` does not know.
+ */
+export function rowShape(db: Database, model: Prisma.ModelName, fields?: ReadonlySet<string> | null): RowShape | null {
+  const table = tableOf(db.prisma, model);
+  const columns = fields ? table.fields.filter((column) => fields.has(column.field)) : table.fields;
+  const key = fields ? `${model}:${columns.map((column) => column.field).join(',')}` : model;
+  let shape = shapes.get(key);
+  if (shape !== undefined) return shape;
+  if (fields) {
+    const count = narrowShapes.get(model) ?? 0;
+    if (count >= MAX_NARROW_SHAPES_PER_MODEL) return rowShape(db, model);
+    narrowShapes.set(model, count + 1);
   }
+  const parts = columns.map((column) => ({ column, select: selectExpression(table, column) }));
+  if (parts.some((part) => part.select === null)) shape = null;
+  else {
+    const parsers = parts.flatMap(({ column, select }) =>
+      select!.parse ? [{ field: column.field, parse: select!.parse }] : [],
+    );
+    shape = {
+      select: parts.map(({ column, select }) => `${select!.expression} AS ${quote(column.field)}`).join(', '),
+      convert: parsers.length
+        ? (row) => {
+            for (const { field, parse } of parsers) if (row[field] !== null) row[field] = parse(row[field]);
+          }
+        : null,
+    };
+  }
+  shapes.set(key, shape);
   return shape;
 }
 
@@ -111,7 +130,7 @@ function pageStatement(
 }
 
 /** Runs a prepared statement selecting `shape.select` and gives its rows in Prisma's types. */
-export async function readWholeRows<Row>(
+export async function readShapedRows<Row>(
   db: Database,
   shape: RowShape,
   text: string,
@@ -132,9 +151,16 @@ export interface SqlPageReaders extends PageReaders<object, unknown, ModelRow> {
 
 const COUNT_COLUMN = '__capped_count';
 
-/** The page readers of deep-page.ts over `pg`, or null when the model has a field type they cannot read. */
-export function sqlPageReaders(db: Database, model: Prisma.ModelName): SqlPageReaders | null {
-  const shape = rowShape(db, model);
+/**
+ * The page readers of deep-page.ts over `pg`, reading `fields` of each row (and always its id) or whole rows; null
+ * when a field read has a type they cannot read.
+ */
+export function sqlPageReaders(
+  db: Database,
+  model: Prisma.ModelName,
+  fields?: ReadonlySet<string> | null,
+): SqlPageReaders | null {
+  const shape = rowShape(db, model, fields && new Set([...fields, 'id']));
   if (!shape) return null;
   const table = tableOf(db.prisma, model);
   const idColumn = `${quote(table.name)}.${quote(table.columns.get('id')!)} AS "id"`;
@@ -145,11 +171,11 @@ export function sqlPageReaders(db: Database, model: Prisma.ModelName): SqlPageRe
     },
     rows(args) {
       const { text, params } = pageStatement(db, model, shape.select, args);
-      return readWholeRows<ModelRow>(db, shape, text, params);
+      return readShapedRows<ModelRow>(db, shape, text, params);
     },
     async rowsCounted(args, limit) {
       const { text, params, from, filterParams } = pageStatement(db, model, shape.select, args);
-      const rows = await readWholeRows<ModelRow>(
+      const rows = await readShapedRows<ModelRow>(
         db,
         shape,
         `SELECT page.*, (${cappedCountSql(from, limit)}) AS "${COUNT_COLUMN}" FROM (${text}) AS page`,
@@ -177,5 +203,5 @@ export function wholeRows<Row>(
 ): { columns: string; read: (text: string, params: unknown[]) => Promise<Row[]> } {
   const shape = rowShape(db, model);
   if (!shape) throw new Error(`${model} has a field type model-rows.ts does not read`);
-  return { columns: shape.select, read: (text, params) => readWholeRows<Row>(db, shape, text, params) };
+  return { columns: shape.select, read: (text, params) => readShapedRows<Row>(db, shape, text, params) };
 }

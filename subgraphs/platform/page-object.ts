@@ -1,12 +1,16 @@
+import { getNamedType, isObjectType } from 'graphql';
+import type { GraphQLResolveInfo } from 'graphql';
 import type { Prisma } from '../../prisma/generated/client/client.ts';
 import type { Builder } from './builder.ts';
 import type { RequestContext } from './context.ts';
 import { DEFERRED_JOIN_FROM, findPage } from './deep-page.ts';
 import { delegateOf } from './model-delegate.ts';
-import { planIncludes, withIncludes } from './model-includes.ts';
+import { joinKeys, planIncludes, withIncludes } from './model-includes.ts';
 import { sqlPageReaders } from './model-rows.ts';
 import type { SqlPageReaders } from './model-rows.ts';
 import { pageInfoSource } from './paging.ts';
+import { selectedFields } from './selected-fields.ts';
+import type { SelectedFields } from './selected-fields.ts';
 import type { OffsetPaging, PageInfoSource, definePageInfo } from './paging.ts';
 import { offerCappedCount } from './totals.ts';
 import type { Total } from './totals.ts';
@@ -31,9 +35,9 @@ export function pageSource(
 }
 
 /**
- * `<Thing>Page { nodes pageInfo }` over one Prisma model: `nodes` reads whole rows through `pg` (model-rows.ts),
- * with the relations the GraphQL selection includes (model-includes.ts); a selection these cannot read spreads
- * its Prisma query into the page's read. Deferred-join style when the page is deep (deep-page.ts).
+ * `<Thing>Page { nodes pageInfo }` over one Prisma model: `nodes` reads through `pg` (model-rows.ts) the fields
+ * the GraphQL selection reads (selected-fields.ts), with the relations it includes (model-includes.ts); a
+ * selection these cannot read spreads its Prisma query into the page's read. Deferred-join style when the page is deep (deep-page.ts).
  */
 export function definePageObject(
   builder: Builder,
@@ -46,9 +50,17 @@ export function definePageObject(
     fields: (t) => ({
       nodes: t.prismaField({
         type: [node],
-        resolve: (query: object, source: PageSource, _args: unknown, context: RequestContext) => {
-          const includes = planIncludes(context.db, model, query);
-          const sql = includes ? sqlPageReaders(context.db, model) : null;
+        resolve: (
+          query: object,
+          source: PageSource,
+          _args: unknown,
+          context: RequestContext,
+          info: GraphQLResolveInfo,
+        ) => {
+          const selected = selectionOf(info);
+          const includes = planIncludes(context.db, model, query, selected);
+          const fields = includes && selected.fields && new Set([...selected.fields, ...joinKeys(includes)]);
+          const sql = includes ? sqlPageReaders(context.db, model, fields) : null;
           if (includes && sql) return readSqlPage(model, source, withIncludes(context.db, model, sql, includes));
           const records = delegateOf(context.db, model);
           return findPage(source, {
@@ -60,6 +72,14 @@ export function definePageObject(
       pageInfo: t.field({ type: pageInfo, resolve: (source) => source.pageInfo }),
     }),
   });
+}
+
+/** What the `nodes` selection reads of its rows; nothing known (whole rows) when its type is not one object. */
+function selectionOf(info: GraphQLResolveInfo): SelectedFields {
+  const type = getNamedType(info.returnType);
+  return isObjectType(type)
+    ? selectedFields(type, info.fieldNodes, info.fragments)
+    : { fields: null, relations: new Map() };
 }
 
 /**

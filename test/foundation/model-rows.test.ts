@@ -4,8 +4,9 @@ import type { RequestContext } from '../../subgraphs/platform/context.ts';
 import { findPage } from '../../subgraphs/platform/deep-page.ts';
 import type { PageReaders } from '../../subgraphs/platform/deep-page.ts';
 import { delegateOf } from '../../subgraphs/platform/model-delegate.ts';
-import { sqlPageReaders } from '../../subgraphs/platform/model-rows.ts';
+import { rowShape, sqlPageReaders } from '../../subgraphs/platform/model-rows.ts';
 import type { ModelRow } from '../../subgraphs/platform/model-rows.ts';
+import { tableOf } from '../../subgraphs/platform/where-sql.ts';
 import { listWhereCases } from '../support/list-wheres.ts';
 import type { ListWhereCase } from '../support/list-wheres.ts';
 import { startTestService } from '../support/service.ts';
@@ -100,5 +101,21 @@ describe('a page read through pg returns what Prisma returns', () => {
     // A `date` column is the day at UTC midnight, as Prisma gives it.
     const [trade] = await read('CongressionalTrade');
     expect((trade!.tradeDate as Date).toISOString()).toMatch(/T00:00:00\.000Z$/);
+  });
+});
+
+describe('narrowed column lists', () => {
+  it('are bounded per model: past 64, a selection reads whole rows', () => {
+    const db = service.databases.live;
+    const whole = rowShape(db, 'CongressionalTrade')!.select;
+    const fields = tableOf(db.prisma, 'CongressionalTrade').fields.map((column) => column.field);
+    expect(fields.length, 'enough fields for 65 distinct pairs').toBeGreaterThan(12);
+    const pairs = fields.flatMap((a, i) => fields.slice(i + 1).map((b) => new Set(['id', a, b])));
+    const selects = pairs.slice(0, 65).map((pair) => rowShape(db, 'CongressionalTrade', pair)!.select);
+    expect(new Set(selects.slice(0, 64)).size).toBe(64);
+    for (const select of selects.slice(0, 64)) expect(select.split(', ').length).toBeLessThanOrEqual(3);
+    expect(selects[64]).toBe(whole);
+    // A list already kept stays narrowed.
+    expect(rowShape(db, 'CongressionalTrade', pairs[0])!.select).toBe(selects[0]);
   });
 });

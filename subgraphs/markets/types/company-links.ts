@@ -7,6 +7,7 @@ import { InsiderTrade } from './insider-trade.ts';
 import { Signal } from './signal.ts';
 import { Ticker } from './ticker.ts';
 import { WatchlistEntry } from './watchlist.ts';
+import { reads } from '../../platform/selected-fields.ts';
 
 /**
  * The way back from market data to the business vertical: each market record that names a ticker links to the
@@ -22,6 +23,7 @@ for (const ref of [CongressionalTrade, Signal, Ticker, ConvergenceLead, Watchlis
       type: CompanyRef,
       nullable: true,
       description,
+      extensions: reads('ticker'),
       resolve: async (record: { ticker: string | null }, _args, context) => {
         const id = record.ticker ? await companyIdByTicker(context).load(record.ticker) : null;
         return id ? { id } : null;

@@ -12,6 +12,7 @@ import { PageInfo, builder } from '../builder.ts';
 import { FORM4_TRANSACTION_CODES } from '../form4-codes.ts';
 import { insiderQuery, matchingInsiderNames } from '../insider-match.ts';
 import { tickerSymbol } from '../tickers.ts';
+import { reads } from '../../platform/selected-fields.ts';
 
 /** The EDGAR folder of the filing; null for a filing imported without its accession number (`local-…`). */
 function filingUrl(issuerCik: string, accession: string): string | null {
@@ -49,6 +50,7 @@ export const InsiderTrade = builder.prismaObject('InsiderTransaction', {
     accessionNumber: t.exposeString('accessionNumber'),
     filingUrl: t.string({
       nullable: true,
+      extensions: reads('issuerCik', 'accessionNumber'),
       resolve: (trade) => filingUrl(trade.issuerCik, trade.accessionNumber),
     }),
     conversionOrExercisePrice: t.exposeFloat('conversionOrExercisePrice', { nullable: true }),

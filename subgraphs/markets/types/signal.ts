@@ -11,6 +11,7 @@ import type { PageSource } from '../../platform/page-object.ts';
 import { PageInfo, builder } from '../builder.ts';
 import { isKnownTicker, tickerSymbol } from '../tickers.ts';
 import { countTotal } from '../../platform/totals.ts';
+import { reads } from '../../platform/selected-fields.ts';
 
 // Enum values are the documented wire values, so REST and GraphQL spell them alike.
 export const SIGNAL_TYPES = ['sec_filing', 'insider_buy', 'insider_sell', 'earnings_preview', 'macro'] as const;
@@ -23,11 +24,19 @@ export const Signal = builder.prismaObject('Signal', {
     id: t.exposeID('id'),
     ticker: t.exposeString('ticker'),
     companyName: t.exposeString('companyName'),
-    signalType: t.field({ type: SignalType, resolve: (signal) => signal.signalType as typeof SignalType.$inferType }),
+    signalType: t.field({
+      type: SignalType,
+      extensions: reads('signalType'),
+      resolve: (signal) => signal.signalType as typeof SignalType.$inferType,
+    }),
     filingType: t.exposeString('filingType'),
     aiSummary: t.exposeString('aiSummary'),
     materialityScore: t.exposeInt('materialityScore', { description: '0-100.' }),
-    sentiment: t.field({ type: Sentiment, resolve: (signal) => signal.sentiment as typeof Sentiment.$inferType }),
+    sentiment: t.field({
+      type: Sentiment,
+      extensions: reads('sentiment'),
+      resolve: (signal) => signal.sentiment as typeof Sentiment.$inferType,
+    }),
     urgent: t.exposeBoolean('urgent'),
     sourceUrl: t.exposeString('sourceUrl'),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),

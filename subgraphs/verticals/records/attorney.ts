@@ -8,6 +8,7 @@ import type { RecordType } from '../record-type/define.ts';
 import { cityName, practiceArea, recordIdFilter } from '../record-type/filters.ts';
 import firms from './firm.ts';
 import { email, pastYear, text, usState } from '../record-type/load-rules.ts';
+import { reads } from '../../platform/selected-fields.ts';
 
 const BAR_STATUSES = ['active', 'inactive', 'suspended'] as const;
 const BarStatus = builder.enumType('BarStatus', { values: BAR_STATUSES });
@@ -15,12 +16,16 @@ const BarStatus = builder.enumType('BarStatus', { values: BAR_STATUSES });
 const Attorney = builder.prismaObject('Attorney', {
   description: 'An attorney with bar admission and verification.',
   fields: (t) => ({
-    id: t.string({ resolve: (attorney) => attorneys.ids.format(attorney.id) }),
-    name: t.string({ resolve: (attorney) => `${attorney.firstName} ${attorney.lastName}` }),
+    id: t.string({ extensions: reads('id'), resolve: (attorney) => attorneys.ids.format(attorney.id) }),
+    name: t.string({
+      extensions: reads('firstName', 'lastName'),
+      resolve: (attorney) => `${attorney.firstName} ${attorney.lastName}`,
+    }),
     firstName: t.exposeString('firstName'),
     lastName: t.exposeString('lastName'),
     firmId: t.string({
       nullable: true,
+      extensions: reads('firmId'),
       resolve: (attorney) => (attorney.firmId === null ? null : firms.ids.format(attorney.firmId)),
     }),
     firmName: t.string({
@@ -33,7 +38,11 @@ const Attorney = builder.prismaObject('Attorney', {
     state: t.exposeString('state'),
     city: t.exposeString('city'),
     barNumber: t.exposeString('barNumber'),
-    barStatus: t.field({ type: BarStatus, resolve: (attorney) => attorney.barStatus as (typeof BAR_STATUSES)[number] }),
+    barStatus: t.field({
+      type: BarStatus,
+      extensions: reads('barStatus'),
+      resolve: (attorney) => attorney.barStatus as (typeof BAR_STATUSES)[number],
+    }),
     barVerified: t.exposeBoolean('barVerified'),
     verifiedAt: t.expose('verifiedAt', { type: 'DateTime', nullable: true }),
     admittedYear: t.exposeInt('admittedYear'),

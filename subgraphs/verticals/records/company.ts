@@ -9,6 +9,7 @@ import { builder } from '../builder.ts';
 import { defineRecordType } from '../record-type/define.ts';
 import type { RecordType } from '../record-type/define.ts';
 import { count, email, pastYear, score, splitPlace, text, token, usState } from '../record-type/load-rules.ts';
+import { reads } from '../../platform/selected-fields.ts';
 
 /** A ticker in any case and class-share form (BRK.B, brk-b), as stored: the SEC dash form that links market data. */
 const listedTicker = z
@@ -20,7 +21,7 @@ const listedTicker = z
 const Company = builder.prismaObject('Company', {
   description: 'A business with its top decision maker; `contacts` lists all of them.',
   fields: (t) => ({
-    id: t.string({ resolve: (company) => companies.ids.format(company.id) }),
+    id: t.string({ extensions: reads('id'), resolve: (company) => companies.ids.format(company.id) }),
     name: t.exposeString('name'),
     industry: t.exposeString('industryName', { nullable: true, description: 'Display name of the industry.' }),
     industryCode: t.exposeString('industry', {
@@ -30,6 +31,7 @@ const Company = builder.prismaObject('Company', {
     revenue: t.string({
       nullable: true,
       description: 'Formatted, e.g. $12.5M.',
+      extensions: reads('revenueUsd'),
       resolve: (company) => (company.revenueUsd === null ? null : formatRevenue(company.revenueUsd)),
     }),
     revenueUsd: t.exposeFloat('revenueUsd', { nullable: true }),

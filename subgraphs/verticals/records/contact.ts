@@ -6,6 +6,7 @@ import type { RecordType } from '../record-type/define.ts';
 import { recordIdFilter } from '../record-type/filters.ts';
 import companies from './company.ts';
 import { email, text, token } from '../record-type/load-rules.ts';
+import { reads } from '../../platform/selected-fields.ts';
 
 const SENIORITIES = ['c_level', 'vp', 'director', 'manager', 'staff'] as const;
 const Seniority = builder.enumType('Seniority', { values: SENIORITIES });
@@ -13,13 +14,23 @@ const Seniority = builder.enumType('Seniority', { values: SENIORITIES });
 const Contact = builder.prismaObject('Contact', {
   description: 'A decision maker at a company.',
   fields: (t) => ({
-    id: t.string({ resolve: (contact) => contacts.ids.format(contact.id) }),
-    companyId: t.string({ resolve: (contact) => companies.ids.format(contact.companyId) }),
-    name: t.string({ resolve: (contact) => `${contact.firstName} ${contact.lastName}` }),
+    id: t.string({ extensions: reads('id'), resolve: (contact) => contacts.ids.format(contact.id) }),
+    companyId: t.string({
+      extensions: reads('companyId'),
+      resolve: (contact) => companies.ids.format(contact.companyId),
+    }),
+    name: t.string({
+      extensions: reads('firstName', 'lastName'),
+      resolve: (contact) => `${contact.firstName} ${contact.lastName}`,
+    }),
     firstName: t.exposeString('firstName'),
     lastName: t.exposeString('lastName'),
     title: t.exposeString('title'),
-    seniority: t.field({ type: Seniority, resolve: (contact) => contact.seniority as (typeof SENIORITIES)[number] }),
+    seniority: t.field({
+      type: Seniority,
+      extensions: reads('seniority'),
+      resolve: (contact) => contact.seniority as (typeof SENIORITIES)[number],
+    }),
     department: t.exposeString('department'),
     email: t.exposeString('email'),
     emailVerified: t.exposeBoolean('emailVerified'),

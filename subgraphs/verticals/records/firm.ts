@@ -9,13 +9,14 @@ import type { RecordType } from '../record-type/define.ts';
 import { cityName, practiceArea } from '../record-type/filters.ts';
 import { relatedLimit } from '../record-type/page.ts';
 import { pastYear, text, usState } from '../record-type/load-rules.ts';
+import { reads } from '../../platform/selected-fields.ts';
 
 const firmSize = z.number().int('must be an integer').min(1, 'must be 1 or more');
 
 const Firm = builder.prismaObject('Firm', {
   description: 'A law firm with its headquarters, practice areas, attorneys and partners.',
   fields: (t) => ({
-    id: t.string({ resolve: (firm) => firms.ids.format(firm.id) }),
+    id: t.string({ extensions: reads('id'), resolve: (firm) => firms.ids.format(firm.id) }),
     name: t.exposeString('name'),
     hqCity: t.exposeString('hqCity'),
     hqState: t.exposeString('hqState'),
@@ -31,6 +32,7 @@ const Firm = builder.prismaObject('Firm', {
     partners: t.prismaField({
       type: ['Attorney'],
       description: 'The firm’s partners.',
+      extensions: reads('id'),
       resolve: (query, firm, _args, context, info) => firmPartners(context, query, info).load(firm.id),
     }),
     attorneysCount: t.relationCount('attorneys'),

@@ -7,6 +7,7 @@ import type { RecordType } from '../record-type/define.ts';
 import { nonNegativeNumber } from '../record-type/filters.ts';
 import { relatedLimit } from '../record-type/page.ts';
 import { email, text, usState, zipCode } from '../record-type/load-rules.ts';
+import { reads } from '../../platform/selected-fields.ts';
 
 /** After owners or properties are loaded from `$1`: their properties' absentee flag, then the owners' portfolios. */
 export const PROPERTY_ABSENTEE = `
@@ -30,9 +31,13 @@ const OwnerType = builder.enumType('OwnerType', { values: OWNER_TYPES });
 const Owner = builder.prismaObject('Owner', {
   description: 'A property owner (person, LLC, trust or corporation) with mailing address and portfolio.',
   fields: (t) => ({
-    id: t.string({ resolve: (owner) => owners.ids.format(owner.id) }),
+    id: t.string({ extensions: reads('id'), resolve: (owner) => owners.ids.format(owner.id) }),
     name: t.exposeString('name'),
-    ownerType: t.field({ type: OwnerType, resolve: (owner) => owner.ownerType as (typeof OWNER_TYPES)[number] }),
+    ownerType: t.field({
+      type: OwnerType,
+      extensions: reads('ownerType'),
+      resolve: (owner) => owner.ownerType as (typeof OWNER_TYPES)[number],
+    }),
     mailingAddress: t.exposeString('mailingAddress'),
     mailingCity: t.exposeString('mailingCity'),
     mailingState: t.exposeString('mailingState'),

@@ -8,6 +8,7 @@ import type { RecordType } from '../record-type/define.ts';
 import { cityName, nonNegativeNumber, percent, recordIdFilter } from '../record-type/filters.ts';
 import owners, { OWNER_PORTFOLIO, PROPERTY_ABSENTEE } from './owner.ts';
 import { count, pastYear, text, usState, zipCode } from '../record-type/load-rules.ts';
+import { reads } from '../../platform/selected-fields.ts';
 
 const PROPERTY_TYPES = ['single_family', 'condo', 'townhouse', 'multi_family', 'land', 'commercial'] as const;
 const PropertyType = builder.enumType('PropertyType', { values: PROPERTY_TYPES });
@@ -15,7 +16,7 @@ const PropertyType = builder.enumType('PropertyType', { values: PROPERTY_TYPES }
 const Property = builder.prismaObject('Property', {
   description: 'A property ownership record with value, mortgage and equity.',
   fields: (t) => ({
-    id: t.string({ resolve: (property) => properties.ids.format(property.id) }),
+    id: t.string({ extensions: reads('id'), resolve: (property) => properties.ids.format(property.id) }),
     address: t.exposeString('address'),
     city: t.exposeString('city'),
     state: t.exposeString('state'),
@@ -23,6 +24,7 @@ const Property = builder.prismaObject('Property', {
     county: t.exposeString('county'),
     propertyType: t.field({
       type: PropertyType,
+      extensions: reads('propertyType'),
       resolve: (property) => property.propertyType as (typeof PROPERTY_TYPES)[number],
     }),
     bedrooms: t.exposeInt('bedrooms', { nullable: true }),
@@ -34,7 +36,7 @@ const Property = builder.prismaObject('Property', {
     equityPct: t.exposeFloat('equityPct', { description: 'Equity as a percent of the estimated value.' }),
     lastSaleDate: t.expose('lastSaleDate', { type: 'Date', nullable: true }),
     lastSalePrice: t.exposeFloat('lastSalePrice', { nullable: true }),
-    ownerId: t.string({ resolve: (property) => owners.ids.format(property.ownerId) }),
+    ownerId: t.string({ extensions: reads('ownerId'), resolve: (property) => owners.ids.format(property.ownerId) }),
     ownerName: t.string({
       select: { owner: { select: { name: true } } },
       resolve: (property) => property.owner.name,
