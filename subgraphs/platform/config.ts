@@ -50,6 +50,8 @@ const environmentSchema = z.object({
   EXACT_TOTAL_LIMIT: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
   // A list past EXACT_TOTAL_LIMIT that the planner estimates at no more than this is counted exactly up to it.
   EXACT_TOTAL_RECOUNT_LIMIT: z.coerce.number().int().min(1).max(1_000_000).default(50_000),
+  // How long a flagged estimate of a list's total is reused for the same filter (totals.ts); 0 turns it off.
+  TOTAL_ESTIMATE_TTL_MS: z.coerce.number().int().min(0).max(3_600_000).default(60_000),
   // Behind a load balancer: `true`, a hop count, or the proxies' addresses/CIDRs (comma-separated). Off by default:
   // trusting X-Forwarded-For from anyone lets a client pick the address its per-IP limit counts.
   TRUST_PROXY: z

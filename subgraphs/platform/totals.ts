@@ -86,12 +86,56 @@ function claimCappedCount(model: Prisma.ModelName, where: object, limit: number)
 }
 
 /**
+ * Flagged estimates, remembered per database and filter for `TOTAL_ESTIMATE_TTL_MS`. A list past the exact limits
+ * (52,000 companies of the documented example at 10M records) otherwise counts 10,001 rows, asks the planner and
+ * recounts 50,001 rows on every page, about 10 ms of PostgreSQL each time, to give an answer that is an estimate
+ * anyway; a minute-old estimate is as good. It is given again only while the table's statistics are fresh (one
+ * catalog read), so rows written since in numbers that make them stale are counted exactly, as without it. Exact
+ * totals are never remembered: they are counted every time, and one counted forgets the filter's estimate. At
+ * most `MAX_REMEMBERED_ESTIMATES` filters per database are kept, the oldest dropped first.
+ */
+const MAX_REMEMBERED_ESTIMATES = 1_000;
+const estimates = new WeakMap<Database, Map<string, { total: Total; until: number }>>();
+
+function rememberedEstimate(db: Database, key: string | null): Total | null {
+  const entry = key === null ? undefined : estimates.get(db)?.get(key);
+  if (!entry) return null;
+  if (entry.until > Date.now()) return entry.total;
+  estimates.get(db)!.delete(key!);
+  return null;
+}
+
+function forgetEstimate(db: Database, key: string | null, total: Total): Total {
+  if (key !== null) estimates.get(db)?.delete(key);
+  return total;
+}
+
+function rememberEstimate(db: Database, key: string | null, total: Total): Total {
+  if (key === null || env.TOTAL_ESTIMATE_TTL_MS === 0) return total;
+  let known = estimates.get(db);
+  if (!known) estimates.set(db, (known = new Map()));
+  if (known.size >= MAX_REMEMBERED_ESTIMATES) known.delete(known.keys().next().value!);
+  known.set(key, { total, until: Date.now() + env.TOTAL_ESTIMATE_TTL_MS });
+  return total;
+}
+
+/** A filter's identity for remembered estimates: its SQL, values and limits; null when a value has no JSON form. */
+function estimateKey(from: string, params: unknown[], limit: number, recountLimit: number): string | null {
+  try {
+    return `${limit}/${recountLimit}/${from}/${JSON.stringify(params)}`;
+  } catch {
+    return null;
+  }
+}
+
+/**
  * Counts the rows a list's `where` selects: exactly up to `limit`. Past it the planner's estimate of the same
  * statement decides: at most `recountLimit` (a real list of 15,365 trades), the count goes on exactly up to
  * `recountLimit`, which costs lists of that size some milliseconds (docs/api.md "Totals" has the bench figures);
  * above it (an unfiltered list of millions) the estimate is the total, flagged and never below what a count saw. When the table's statistics
  * are stale (table-statistics.ts) the estimate is not trusted: the count goes on exactly up to
- * `STALE_EXACT_TOTAL_LIMIT`, and only past that is the estimate used.
+ * `STALE_EXACT_TOTAL_LIMIT`, and only past that is the estimate used. An estimate given for the same filter in the
+ * last `TOTAL_ESTIMATE_TTL_MS` is given again without counting (above).
  */
 export async function countTotal(
   db: Database,
@@ -101,10 +145,30 @@ export async function countTotal(
   recountLimit = env.EXACT_TOTAL_RECOUNT_LIMIT,
 ): Promise<Total> {
   const { from, params } = whereToSql(db.prisma, model, where);
-  const counted = await (claimCappedCount(model, where, limit) ?? cappedCount(db, from, params, limit));
+  const table = tableOf(db.prisma, model).name;
+  const key = estimateKey(from, params, limit, recountLimit);
+  const remembered = rememberedEstimate(db, key);
+  // A remembered estimate is not claimed from the page (which then reads no count) and holds while the table's
+  // statistics do: rows written since, enough to make them stale, are counted exactly as below.
+  if (remembered && !(await statisticsAreStale(db.sql, table))) return remembered;
+  const total = await countAfresh(db, table, from, params, limit, recountLimit, remembered ? null : { model, where });
+  return total.isEstimate ? rememberEstimate(db, key, total) : forgetEstimate(db, key, total);
+}
+
+async function countAfresh(
+  db: Database,
+  table: string,
+  from: string,
+  params: unknown[],
+  limit: number,
+  recountLimit: number,
+  offered: { model: Prisma.ModelName; where: object } | null,
+): Promise<Total> {
+  const claimed = offered && claimCappedCount(offered.model, offered.where, limit);
+  const counted = await (claimed ?? cappedCount(db, from, params, limit));
   if (counted <= limit) return exactTotal(counted);
   let floor = limit + 1;
-  if (limit < STALE_EXACT_TOTAL_LIMIT && (await statisticsAreStale(db.sql, tableOf(db.prisma, model).name))) {
+  if (limit < STALE_EXACT_TOTAL_LIMIT && (await statisticsAreStale(db.sql, table))) {
     const recounted = await cappedCount(db, from, params, STALE_EXACT_TOTAL_LIMIT);
     if (recounted <= STALE_EXACT_TOTAL_LIMIT) return exactTotal(recounted);
     floor = STALE_EXACT_TOTAL_LIMIT + 1;

@@ -6,6 +6,7 @@ import type { RequestContext } from '../../subgraphs/platform/context.ts';
 import { countTotal } from '../../subgraphs/platform/totals.ts';
 import { UntranslatableWhereError, whereToSql } from '../../subgraphs/platform/where-sql.ts';
 import { attorneyWhere, companyWhere, listWhereCases } from '../support/list-wheres.ts';
+import { readsOf } from '../support/statements.ts';
 import { startTestService } from '../support/service.ts';
 import type { TestService } from '../support/service.ts';
 
@@ -160,6 +161,46 @@ describe('the exact limit (EXACT_TOTAL_LIMIT and EXACT_TOTAL_RECOUNT_LIMIT, lowe
     const estimated = await countTotal(db, 'Company', where, all - 1, all - 1);
     expect(estimated.isEstimate).toBe(true);
     expect(estimated.total).toBeGreaterThanOrEqual(all);
+  });
+
+  it('gives a flagged estimate again without counting; an exact total is counted every time', async () => {
+    const companyReads = async (path: string) => {
+      service.queries.length = 0;
+      const response = await service.get(path, liveKey);
+      return { pagination: response.body.pagination, reads: readsOf(service.queries, 'companies') };
+    };
+    // A filter of its own, so no earlier test's estimate is remembered for it.
+    const estimated = '/api/v1/b2b/companies?min_score=1&per_page=3';
+    const first = await companyReads(estimated);
+    expect(first.pagination.total_is_estimate).toBe(true);
+    expect(first.reads.some((sql) => /count\(|EXPLAIN/.test(sql))).toBe(true);
+    const again = await companyReads(estimated);
+    expect(again.pagination).toEqual(first.pagination);
+    expect(again.reads).toHaveLength(1);
+    expect(again.reads[0]).not.toMatch(/count\(|EXPLAIN/);
+
+    const exact = '/api/v1/b2b/contacts?company_id=b2b_7&per_page=2';
+    for (let i = 0; i < 2; i++) {
+      service.queries.length = 0;
+      const response = await service.get(exact, liveKey);
+      expect(response.body.pagination.total_is_estimate).toBe(false);
+      expect(readsOf(service.queries, 'contacts').some((sql) => sql.includes('count('))).toBe(true);
+    }
+  });
+
+  it('remembers no estimate when TOTAL_ESTIMATE_TTL_MS is 0', async () => {
+    const saved = env.TOTAL_ESTIMATE_TTL_MS;
+    env.TOTAL_ESTIMATE_TTL_MS = 0;
+    try {
+      for (let i = 0; i < 2; i++) {
+        service.queries.length = 0;
+        const response = await service.get('/api/v1/b2b/companies?min_score=2&per_page=3', liveKey);
+        expect(response.body.pagination.total_is_estimate).toBe(true);
+        expect(readsOf(service.queries, 'companies').some((sql) => /count\(|EXPLAIN/.test(sql))).toBe(true);
+      }
+    } finally {
+      env.TOTAL_ESTIMATE_TTL_MS = saved;
+    }
   });
 
   it('past the exact limit, counts on up to the recount limit when the estimate is within it', async () => {
