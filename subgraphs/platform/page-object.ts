@@ -9,9 +9,9 @@ import { joinKeys, planIncludes, withIncludes } from './model-includes.ts';
 import { sqlPageReaders } from './model-rows.ts';
 import type { SqlPageReaders } from './model-rows.ts';
 import { pageInfoSource } from './paging.ts';
+import type { OffsetPaging, PageInfoSource, definePageInfo } from './paging.ts';
 import { selectedFields } from './selected-fields.ts';
 import type { SelectedFields } from './selected-fields.ts';
-import type { OffsetPaging, PageInfoSource, definePageInfo } from './paging.ts';
 import { offerCappedCount } from './totals.ts';
 import type { Total } from './totals.ts';
 
@@ -37,7 +37,8 @@ export function pageSource(
 /**
  * `<Thing>Page { nodes pageInfo }` over one Prisma model: `nodes` reads through `pg` (model-rows.ts) the fields
  * the GraphQL selection reads (selected-fields.ts), with the relations it includes (model-includes.ts); a
- * selection these cannot read spreads its Prisma query into the page's read. Deferred-join style when the page is deep (deep-page.ts).
+ * selection these cannot read spreads its Prisma query into the page's read. Deferred-join style when the page
+ * is deep (deep-page.ts).
  */
 export function definePageObject(
   builder: Builder,
