@@ -84,6 +84,14 @@ describe('a page reads the fields its selection reads', () => {
     },
   );
 
+  it('answers as from whole rows when two aliases of one relation read different fields', async () => {
+    const firms = pages.find((page) => page.root === 'firms')!;
+    const selection = 'id a: attorneys(limit: 1) { name } b: attorneys(limit: 3) { email isPartner } attorneysCount';
+    const narrowed = await ask(firms, selection, true);
+    expect(narrowed).toEqual(await ask(firms, selection, false));
+    expect(narrowed.firms.nodes.some((firm: { b: unknown[] }) => firm.b.length > 1)).toBe(true);
+  });
+
   it('selects only those columns, with the keys that join included relations', async () => {
     service.queries.length = 0;
     await service.graphql('{ companies(perPage: 5) { nodes { name contacts { name } } } }', {}, key);
