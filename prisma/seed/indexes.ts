@@ -1,4 +1,5 @@
 import type { Database } from '../../subgraphs/platform/database.ts';
+import { quote, quoteLiteral } from '../../subgraphs/platform/where-sql.ts';
 
 /**
  * Index and sequence housekeeping around a bulk load. Building an index once over loaded rows is several
@@ -13,10 +14,6 @@ export interface IndexDefinition {
 }
 
 const PARKING = '_seed_dropped_indexes';
-
-function quoteIdent(name: string): string {
-  return `"${name.replace(/"/g, '""')}"`;
-}
 
 /** Non-unique, non-primary-key indexes of `tables`: the ones no constraint depends on. */
 export async function secondaryIndexes(db: Database, tables: readonly string[]): Promise<IndexDefinition[]> {
@@ -41,7 +38,7 @@ export async function dropIndexes(db: Database, indexes: readonly IndexDefinitio
       index.name,
       index.definition,
     ]);
-    await db.sql.query(`DROP INDEX IF EXISTS ${quoteIdent(index.name)}`);
+    await db.sql.query(`DROP INDEX IF EXISTS ${quote(index.name)}`);
   }
 }
 
@@ -57,7 +54,7 @@ export async function createIndexes(db: Database, indexes: readonly IndexDefinit
       if (db.engine === 'postgres') {
         // set_config(..., true) lasts for this statement's transaction only, whichever pooled connection runs it.
         await db.sql.query(
-          `DO $do$ BEGIN PERFORM set_config('maintenance_work_mem', '512MB', true); EXECUTE ${literal(statement)}; END $do$`,
+          `DO $do$ BEGIN PERFORM set_config('maintenance_work_mem', '512MB', true); EXECUTE ${quoteLiteral(statement)}; END $do$`,
         );
       } else {
         await db.sql.query(statement);
@@ -81,10 +78,6 @@ export async function restoreDroppedIndexes(db: Database): Promise<number> {
   return parked.length;
 }
 
-function literal(text: string): string {
-  return `'${text.replace(/'/g, "''")}'`;
-}
-
 /** Moves each table's id sequence past the explicit ids COPY wrote, so the next insert does not collide. */
 export async function resetSequences(db: Database, tables: readonly string[]): Promise<void> {
   for (const table of tables) {
@@ -100,5 +93,5 @@ export async function resetSequences(db: Database, tables: readonly string[]): P
  * for every row instead, and a bench started right after the load would measure that rather than the service.
  */
 export async function vacuumAnalyze(db: Database, tables: readonly string[]): Promise<void> {
-  for (const table of tables) await db.sql.query(`VACUUM (ANALYZE) ${quoteIdent(table)}`);
+  for (const table of tables) await db.sql.query(`VACUUM (ANALYZE) ${quote(table)}`);
 }

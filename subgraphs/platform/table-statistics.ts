@@ -1,4 +1,5 @@
 import type { SqlClient } from './database.ts';
+import { quote, quoteLiteral } from './where-sql.ts';
 
 /**
  * Planner statistics of a table (docs/api.md, "Totals"). A list's estimated `total` is only as good as the last
@@ -15,12 +16,9 @@ import type { SqlClient } from './database.ts';
  */
 export const STALE_GROWTH = 0.2;
 
-const quoteIdent = (name: string) => `"${name.replaceAll('"', '""')}"`;
-const quoteLiteral = (text: string) => `'${text.replaceAll("'", "''")}'`;
-
 /** `ANALYZE` each table (bounded work: a sample of 30,000 rows per table at the default statistics target). */
 export async function analyzeTables(sql: SqlClient, tables: Iterable<string>): Promise<void> {
-  for (const table of new Set(tables)) await sql.query(`ANALYZE ${quoteIdent(table)}`);
+  for (const table of new Set(tables)) await sql.query(`ANALYZE ${quote(table)}`);
 }
 
 interface StatisticsRow {
@@ -48,7 +46,7 @@ export async function statisticsAreStale(sql: SqlClient, table: string): Promise
             (pg_relation_size(c.oid) / current_setting('block_size')::int)::float8 AS pages
        FROM pg_class c
        JOIN pg_namespace n ON n.oid = c.relnamespace
-      WHERE c.oid = to_regclass(${quoteLiteral(quoteIdent(table))})`,
+      WHERE c.oid = to_regclass(${quoteLiteral(quote(table))})`,
     [],
     // Planning the join of the pg_stats view took 1.8 ms, running it 0.3 ms (10M records), and a list reusing its
     // total's estimate asks this on every page. Prepared without parameters, it is planned once per connection:

@@ -55,7 +55,11 @@ export function tableOf(prisma: PrismaClient, model: Prisma.ModelName): Table {
   return table;
 }
 
+/** An SQL identifier, quoted. */
 export const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
+
+/** An SQL string literal, quoted: for text that must be part of a statement (a statement with no parameters). */
+export const quoteLiteral = (text: string) => `'${text.replaceAll("'", "''")}'`;
 
 /** Dates are sent as ISO text: `timestamp(3)` columns read it as UTC, `date` columns take the day. */
 const parameter = (value: unknown) => (value instanceof Date ? value.toISOString() : value);
