@@ -1,5 +1,6 @@
-import { Kind, getNamedType, isObjectType } from 'graphql';
-import type { FieldNode, FragmentDefinitionNode, GraphQLObjectType, SelectionSetNode } from 'graphql';
+import { getNamedType, isObjectType } from 'graphql';
+import type { FieldNode, FragmentDefinitionNode, GraphQLObjectType } from 'graphql';
+import { selectedFieldNodes } from './selection.ts';
 
 /**
  * The stored fields of a Prisma model a GraphQL selection reads, so a page can select those columns instead of
@@ -10,7 +11,7 @@ import type { FieldNode, FragmentDefinitionNode, GraphQLObjectType, SelectionSet
  * relation (`t.relation('contacts')`) reads the related rows, whose own selection is walked in turn; any other
  * field declares its columns with `reads(...)` in its extensions. A selected field that says nothing (a resolver
  * that may read anything of its row) makes the answer `null`: the whole row, as before. Fields under
- * `@skip`/`@include` count as selected, whatever the variables: one column too many is the safe side.
+ * `@skip`/`@include` count as selected (selection.ts), whatever the variables.
  */
 export interface SelectedFields {
   /** Fields of the model read by the selection, or null for every field. */
@@ -58,19 +59,7 @@ function walk(
   fieldNodes: readonly FieldNode[],
   fragments: Record<string, FragmentDefinitionNode>,
 ): SelectedFields {
-  const byName = new Map<string, FieldNode[]>();
-  const collect = (selectionSet: SelectionSetNode | undefined) => {
-    for (const selection of selectionSet?.selections ?? []) {
-      if (selection.kind === Kind.FIELD) {
-        const nodes = byName.get(selection.name.value);
-        if (nodes) nodes.push(selection);
-        else byName.set(selection.name.value, [selection]);
-      } else if (selection.kind === Kind.INLINE_FRAGMENT) collect(selection.selectionSet);
-      else collect(fragments[selection.name.value]?.selectionSet);
-    }
-  };
-  for (const node of fieldNodes) collect(node.selectionSet);
-
+  const byName = selectedFieldNodes(fieldNodes, fragments);
   let fields: Set<string> | null = new Set();
   const relations = new Map<string, SelectedFields>();
   const definitions = type.getFields();

@@ -1,22 +1,33 @@
 import { GraphQLIncludeDirective, GraphQLSkipDirective, Kind, getDirectiveValues } from 'graphql';
-import type { GraphQLResolveInfo, SelectionNode, SelectionSetNode } from 'graphql';
+import type { FieldNode, FragmentDefinitionNode, GraphQLResolveInfo, SelectionNode, SelectionSetNode } from 'graphql';
 
 /**
- * The names of the fields selected directly under the resolving field, through fragments and inline fragments of
- * any type. A field under `@skip`/`@include` counts as selected: callers use this to read fewer columns, and
- * reading one too many is the safe side.
+ * The field nodes selected directly under `fieldNodes`, by name (aliases of one field together), through fragments
+ * and inline fragments of any type. Fields under `@skip`/`@include` count as selected: callers use this to read
+ * fewer columns, and reading one too many is the safe side.
  */
-export function selectedFieldNames(info: GraphQLResolveInfo): Set<string> {
-  const names = new Set<string>();
+export function selectedFieldNodes(
+  fieldNodes: readonly FieldNode[],
+  fragments: Record<string, FragmentDefinitionNode>,
+): Map<string, FieldNode[]> {
+  const byName = new Map<string, FieldNode[]>();
   const collect = (selectionSet: SelectionSetNode | undefined) => {
     for (const selection of selectionSet?.selections ?? []) {
-      if (selection.kind === Kind.FIELD) names.add(selection.name.value);
-      else if (selection.kind === Kind.INLINE_FRAGMENT) collect(selection.selectionSet);
-      else collect(info.fragments[selection.name.value]?.selectionSet);
+      if (selection.kind === Kind.FIELD) {
+        const nodes = byName.get(selection.name.value);
+        if (nodes) nodes.push(selection);
+        else byName.set(selection.name.value, [selection]);
+      } else if (selection.kind === Kind.INLINE_FRAGMENT) collect(selection.selectionSet);
+      else collect(fragments[selection.name.value]?.selectionSet);
     }
   };
-  for (const node of info.fieldNodes) collect(node.selectionSet);
-  return names;
+  for (const node of fieldNodes) collect(node.selectionSet);
+  return byName;
+}
+
+/** The names of the fields selected directly under the resolving field (selectedFieldNodes). */
+export function selectedFieldNames(info: GraphQLResolveInfo): Set<string> {
+  return new Set(selectedFieldNodes(info.fieldNodes, info.fragments).keys());
 }
 
 /** Whether a field or fragment is executed under its `@skip` / `@include`, with the request's variables. */
