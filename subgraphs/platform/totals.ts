@@ -150,25 +150,39 @@ export async function countTotal(
   const remembered = rememberedEstimate(db, key);
   // A remembered estimate is not claimed from the page (which then reads no count) and holds while the table's
   // statistics do: rows written since, enough to make them stale, are counted exactly as below.
-  if (remembered && !(await statisticsAreStale(db.sql, table))) return remembered;
-  const total = await countAfresh(db, table, from, params, limit, recountLimit, remembered ? null : { model, where });
+  const stale = remembered ? await statisticsAreStale(db.sql, table) : undefined;
+  if (remembered && !stale) return remembered;
+  const total = await countAfresh(db, {
+    table,
+    from,
+    params,
+    limit,
+    recountLimit,
+    offered: remembered ? null : { model, where },
+    stale,
+  });
   return total.isEstimate ? rememberEstimate(db, key, total) : forgetEstimate(db, key, total);
 }
 
-async function countAfresh(
-  db: Database,
-  table: string,
-  from: string,
-  params: unknown[],
-  limit: number,
-  recountLimit: number,
-  offered: { model: Prisma.ModelName; where: object } | null,
-): Promise<Total> {
+/** A filter counted afresh: what countTotal knows of it, and whether its table's statistics are stale if known. */
+interface FreshCount {
+  table: string;
+  from: string;
+  params: unknown[];
+  limit: number;
+  recountLimit: number;
+  /** The model and `where` a page may have offered its capped count for, or null when not to claim it. */
+  offered: { model: Prisma.ModelName; where: object } | null;
+  stale: boolean | undefined;
+}
+
+async function countAfresh(db: Database, count: FreshCount): Promise<Total> {
+  const { table, from, params, limit, recountLimit, offered } = count;
   const claimed = offered && claimCappedCount(offered.model, offered.where, limit);
   const counted = await (claimed ?? cappedCount(db, from, params, limit));
   if (counted <= limit) return exactTotal(counted);
   let floor = limit + 1;
-  if (limit < STALE_EXACT_TOTAL_LIMIT && (await statisticsAreStale(db.sql, table))) {
+  if (limit < STALE_EXACT_TOTAL_LIMIT && (count.stale ?? (await statisticsAreStale(db.sql, table)))) {
     const recounted = await cappedCount(db, from, params, STALE_EXACT_TOTAL_LIMIT);
     if (recounted <= STALE_EXACT_TOTAL_LIMIT) return exactTotal(recounted);
     floor = STALE_EXACT_TOTAL_LIMIT + 1;
