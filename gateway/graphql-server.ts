@@ -15,6 +15,7 @@ import { CachedLocalDataSource } from './local-data-source.ts';
 import { withDirectExecution } from './direct-execution.ts';
 import { subgraphRequestHeaders, subgraphUnreachable } from './subgraph-requests.ts';
 import { readSupergraph } from './supergraph.ts';
+import { installResultShaping } from './result-shaping.ts';
 import { unavailableStatusPlugin } from './unavailable-status.ts';
 import { env } from '../subgraphs/platform/config.ts';
 import { logger } from '../subgraphs/platform/logger.ts';
@@ -83,6 +84,7 @@ export async function createGraphQLServer(
   options: GraphQLServerOptions = {},
 ): Promise<{ server: ApolloServer<RequestContext>; schema: GraphQLSchema; inFlight: InFlightFetches }> {
   const { subgraphUrls, gatewaySecret, subgraphTimeoutMs } = options;
+  installResultShaping();
   // One for every subgraph: a mutation sent to either ends the sharing of queries that started before it.
   const inFlight = new InFlightFetches({ enabled: options.deduplicateInFlight ?? env.DEDUPLICATE_IN_FLIGHT });
   const gateway = new ApolloGateway({
