@@ -106,9 +106,9 @@ describe('a page reads the fields its selection reads', () => {
 
   it('reads whole rows for a field that does not say what it reads', async () => {
     service.queries.length = 0;
-    // A trade's `party` has its own resolver and no `reads(...)`: it may read anything of its row.
+    // A trade's `committeeOverlap` has its own resolver and no `reads(...)`: it may read anything of its row.
     const trades = pages.find((page) => page.root === 'congressionalTrades')!;
-    await service.graphql(`{ congressionalTrades${trades.args} { nodes { party } } }`, {}, key);
+    await service.graphql(`{ congressionalTrades${trades.args} { nodes { committeeOverlap } } }`, {}, key);
     const [page] = readsOf(service.queries, 'congressional_trades');
     expect(page).toMatch(/"congressional_trades"\."ticker" AS "ticker"/);
   });

@@ -15,6 +15,7 @@ import { tickerSymbol } from '../tickers.ts';
 import { committeeMemberIds, committeeName } from '../committee-members.ts';
 import { Chamber, Party } from './member.ts';
 import { countTotal } from '../../platform/totals.ts';
+import { reads } from '../../platform/selected-fields.ts';
 
 export const TradeType = builder.enumType('TradeType', {
   values: ['purchase', 'sale', 'sale_partial', 'exchange'] as const,
@@ -30,8 +31,17 @@ export const CongressionalTrade = builder.prismaObject('CongressionalTrade', {
     memberName: t.exposeString('memberName', { description: '<first> <last>' }),
     bioguideId: t.exposeString('bioguideId', { nullable: true }),
     member: t.relation('member', { nullable: true }),
-    party: t.field({ type: Party, nullable: true, resolve: (trade) => trade.party as typeof Party.$inferType | null }),
-    chamber: t.field({ type: Chamber, resolve: (trade) => trade.chamber as typeof Chamber.$inferType }),
+    party: t.field({
+      type: Party,
+      nullable: true,
+      extensions: reads('party'),
+      resolve: (trade) => trade.party as typeof Party.$inferType | null,
+    }),
+    chamber: t.field({
+      type: Chamber,
+      extensions: reads('chamber'),
+      resolve: (trade) => trade.chamber as typeof Chamber.$inferType,
+    }),
     ticker: t.exposeString('ticker', { nullable: true }),
     assetDescription: t.exposeString('assetDescription'),
     assetType: t.exposeString('assetType'),
@@ -39,25 +49,36 @@ export const CongressionalTrade = builder.prismaObject('CongressionalTrade', {
       nullable: true,
       description: 'An option trade’s contract as disclosed (call/put, strike, expiry); null for other assets.',
     }),
-    tradeType: t.field({ type: TradeType, resolve: (trade) => trade.tradeType as typeof TradeType.$inferType }),
+    tradeType: t.field({
+      type: TradeType,
+      extensions: reads('tradeType'),
+      resolve: (trade) => trade.tradeType as typeof TradeType.$inferType,
+    }),
     owner: t.exposeString('owner', { description: 'self, spouse, joint or dependent.' }),
     amountRange: t.exposeString('amountRange', {
       description: 'The disclosure bucket as filed, e.g. $1,001 - $15,000.',
     }),
-    amountLow: t.float({ nullable: true, resolve: (trade) => parseAmountRange(trade.amountRange).low }),
+    amountLow: t.float({
+      nullable: true,
+      extensions: reads('amountRange'),
+      resolve: (trade) => parseAmountRange(trade.amountRange).low,
+    }),
     amountHigh: t.float({
       nullable: true,
       description: 'Null for an open-ended bucket (Over $50,000,000).',
+      extensions: reads('amountRange'),
       resolve: (trade) => parseAmountRange(trade.amountRange).high,
     }),
     tradeDate: t.expose('tradeDate', { type: 'Date' }),
     disclosureDate: t.expose('disclosureDate', { type: 'Date', nullable: true }),
     disclosureLagDays: t.int({
       nullable: true,
+      extensions: reads('tradeDate', 'disclosureDate'),
       resolve: (trade) => disclosureLagDays(trade.tradeDate, trade.disclosureDate),
     }),
     late: t.boolean({
       description: 'Disclosed more than 45 days after the trade (the STOCK Act deadline).',
+      extensions: reads('tradeDate', 'disclosureDate'),
       resolve: (trade) => isLateDisclosure(disclosureLagDays(trade.tradeDate, trade.disclosureDate)),
     }),
     source: t.exposeString('source'),
