@@ -244,6 +244,17 @@ export function shapeResponse(args: ComputeResponseArgs): { data: Output; errors
 const requireFromHere = createRequire(import.meta.url);
 
 /**
+ * Where an installed `computeResponse` keeps Apollo's own. On the function itself, and a registered symbol, because
+ * Apollo's module is loaded once per process while this module may be evaluated again (a test runner's isolation):
+ * a second install then sees the first, and Apollo's pass is still found.
+ */
+const APOLLO_PASS = Symbol.for('data-graph.apolloComputeResponse');
+type InstalledComputeResponse = ComputeResponse & { [APOLLO_PASS]?: ComputeResponse };
+
+const apolloModule = () =>
+  requireFromHere('@apollo/gateway/dist/resultShaping.js') as { computeResponse: InstalledComputeResponse };
+
+/**
  * Puts `shapeResponse` in front of Apollo Gateway's `computeResponse`. The query-plan executor reads it from its
  * module's exports on every call, so replacing that property is the one place it can be changed. Only for the
  * version this was checked against: with any other, Apollo's pass stays and a warning says why. Idempotent.
@@ -257,23 +268,17 @@ export function installResultShaping(): boolean {
     );
     return false;
   }
-  const module = requireFromHere('@apollo/gateway/dist/resultShaping.js') as { computeResponse: ComputeResponse };
-  if (module.computeResponse === shapedComputeResponse) return true;
-  apolloComputeResponse = module.computeResponse;
-  module.computeResponse = shapedComputeResponse;
+  const module = apolloModule();
+  if (module.computeResponse[APOLLO_PASS]) return true;
+  const apollo = module.computeResponse;
+  const shaped: InstalledComputeResponse = (args) => shapeResponse(args) ?? apollo(args);
+  shaped[APOLLO_PASS] = apollo;
+  module.computeResponse = shaped;
   return true;
 }
 
-let apolloComputeResponse: ComputeResponse | undefined;
-
-/** Apollo's own `computeResponse`, as installed before `installResultShaping` (tests compare against it). */
+/** Apollo's own `computeResponse`, installed in front of or not (tests compare against it). */
 export function apolloResultShaping(): ComputeResponse {
-  return (
-    apolloComputeResponse ??
-    (requireFromHere('@apollo/gateway/dist/resultShaping.js') as { computeResponse: ComputeResponse }).computeResponse
-  );
-}
-
-function shapedComputeResponse(args: ComputeResponseArgs) {
-  return shapeResponse(args) ?? apolloComputeResponse!(args);
+  const current = apolloModule().computeResponse;
+  return current[APOLLO_PASS] ?? current;
 }

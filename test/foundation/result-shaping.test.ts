@@ -7,7 +7,7 @@ import { apiSchema, readSupergraph } from '../../gateway/supergraph.ts';
 import { apolloResultShaping, installResultShaping, shapeResponse } from '../../gateway/result-shaping.ts';
 import type { ComputeResponseArgs } from '../../gateway/result-shaping.ts';
 
-// Apollo Gateway's own pass (read before anything installs the faster one), the reference every case is held to.
+// Apollo Gateway's own pass, the reference every case is held to.
 const apollo = apolloResultShaping();
 const schema = Supergraph.build(readSupergraph()).apiSchema();
 
