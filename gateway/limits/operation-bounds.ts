@@ -24,7 +24,8 @@ export function resolveOperation(
   const operations = document.definitions.filter(
     (definition): definition is OperationDefinitionNode => definition.kind === Kind.OPERATION_DEFINITION,
   );
-  if (operationName) {
+  // An empty name names no operation, as in graphql-js; taken for no name, it reached the gateway, which answered 500.
+  if (operationName != null) {
     const named = operations.find((operation) => operation.name?.value === operationName);
     if (named) return named;
     throw new BadRequestError(
