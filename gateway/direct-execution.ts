@@ -2,12 +2,12 @@ import { GraphQLError, OperationTypeNode } from 'graphql';
 import type { DocumentNode, ExecutionResult } from 'graphql';
 import type { ApolloGateway } from '@apollo/gateway';
 import type { RequestContext } from '../subgraphs/platform/context.ts';
+import { handedOver } from './hand-over.ts';
 import type { InFlightFetches } from './in-flight-fetches.ts';
 import { acceptsVariables, executeWhole, wholeSubgraphOf } from './whole-subgraph.ts';
 import type { InProcessSubgraph } from './whole-subgraph.ts';
 
 type GatewayExecutor = NonNullable<Awaited<ReturnType<ApolloGateway['load']>>['executor']>;
-type ExecutorRequest = Parameters<GatewayExecutor>[0];
 
 /** What Apollo Server needs of a gateway: its schema, its executor, its end. */
 export type Gateway = Pick<ApolloGateway, 'load' | 'onSchemaLoadOrUpdate' | 'stop'>;
@@ -50,26 +50,39 @@ export function withDirectExecution(
         if (!subgraph) return planned(request);
         const variables = request.request.variables ?? {};
         if (!acceptsVariables(subgraph, request.operation, variables)) return planned(request);
-        return executeDirectly(subgraph, request, variables, inFlight);
+        const context = request.context as RequestContext;
+        // The /graphql fast path executed it already and left the errors for Apollo Server to report.
+        const handed = handedOver(context);
+        if (handed?.kind === 'answered') return handed.result;
+        const operation = {
+          document: request.document,
+          text: request.source,
+          operationName: request.operationName ?? undefined,
+          variables,
+        };
+        return executeDirectly(subgraph, operation, context, inFlight);
       };
       return { ...loaded, executor };
     },
   };
 }
 
-async function executeDirectly(
+/** An operation for a subgraph that answers it whole, with the variables it accepts (acceptsVariables). */
+export interface WholeOperation {
+  document: DocumentNode;
+  text: string;
+  operationName?: string;
+  variables: Record<string, unknown>;
+}
+
+/** Runs the operation on the subgraph, with its errors as the gateway would pass them on. */
+export async function executeDirectly(
   subgraph: InProcessSubgraph,
-  request: ExecutorRequest,
-  variables: Record<string, unknown>,
+  operation: WholeOperation,
+  context: RequestContext,
   inFlight: InFlightFetches,
 ): Promise<ExecutionResult> {
-  const operation = {
-    document: request.document,
-    text: request.source,
-    operationName: request.operationName ?? undefined,
-    variables,
-  };
-  const result = await executeWhole(subgraph, inFlight, operation, request.context as RequestContext);
+  const result = await executeWhole(subgraph, inFlight, operation, context);
   if (!result.errors?.length) return result;
   // As the gateway passes a subgraph's errors on: message, path and extensions, without the subgraph's locations.
   const errors = result.errors.map(

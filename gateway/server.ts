@@ -1,4 +1,3 @@
-import { fastifyApolloHandler } from '@as-integrations/fastify';
 import Fastify from 'fastify';
 import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RequestContext, Viewer } from '../subgraphs/platform/context.ts';
@@ -25,6 +24,8 @@ import { registerRequestDeadline } from './request-deadline.ts';
 import { registerApiReference } from './api-reference/route.ts';
 import { graphiqlPage, registerGraphiQLAssets, wantsGraphiQL } from './graphiql/route.ts';
 import { createGraphQLServer } from './graphql-server.ts';
+import { graphqlFastPath } from './graphql-fast-path.ts';
+import { graphqlRouteHandler } from './graphql-route.ts';
 import { persistedQueryOptions } from './persisted-queries.ts';
 import { registerRequestTextCheck } from './input/request-text-check.ts';
 import { registerAnonymousLimits } from './access/anonymous-limit.ts';
@@ -103,6 +104,11 @@ export interface ServerOptions extends GraphQLServerOptions {
   metricsToken?: string;
   /** Fastify's `trustProxy`: whose X-Forwarded-For gives the client address (TRUST_PROXY unless given). */
   trustProxy?: TrustProxy;
+  /**
+   * With direct execution, whether POST /graphql answers a clean success without Apollo Server's pipeline
+   * (graphql-fast-path.ts). On unless told; tests turn it off to compare both paths.
+   */
+  graphqlFastPath?: boolean;
   /** Whether anyone may create an account at /account (SIGNUP unless given). */
   signup?: 'open' | 'closed';
 }
@@ -183,7 +189,18 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     timeoutMs: options.readinessTimeoutMs ?? env.READINESS_TIMEOUT_MS,
   });
 
-  const apolloHandler = fastifyApolloHandler(graphql, { context: async (request) => contextFor(request) });
+  // With the subgraphs in this process, queries that one subgraph answers whole skip the gateway (rest/direct.ts,
+  // direct-execution.ts), and /graphql answers their clean successes without Apollo Server (graphql-fast-path.ts).
+  const inProcess = !options.subgraphUrls && (options.directExecution ?? true);
+  const subgraphs = [
+    { name: 'verticals', schema: SUBGRAPHS.verticals },
+    { name: 'markets', schema: SUBGRAPHS.markets },
+  ];
+  const answerDirectly =
+    inProcess && (options.graphqlFastPath ?? true)
+      ? graphqlFastPath({ apiSchema: schema, subgraphs, checkFieldLimits: limits.checkFieldLimits, inFlight })
+      : undefined;
+  const graphqlHandler = graphqlRouteHandler(graphql, contextFor, answerDirectly);
   // Size, batching and the operation's bounds are checked before Apollo Server parses and validates (limits/).
   const boundGraphQLRequest = graphqlHttpBounds(schema);
   // Public: without a credential an operation may ask for the public fields only (access/operation-plugin.ts).
@@ -194,7 +211,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
       config: { public: true },
       preHandler: [refuseForgeableRequest, boundGraphQLRequest],
     },
-    apolloHandler,
+    graphqlHandler,
   );
   app.get('/graphql', {
     config: { public: true },
@@ -204,24 +221,15 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
       if (request.headers.authorization !== undefined) await guard(request, reply);
       return boundGraphQLRequest(request, reply);
     },
-    handler: apolloHandler,
+    handler: graphqlHandler,
   });
   registerApiReference(app);
   registerGraphiQLAssets(app);
   await registerAccountDashboard(app, { control, limits, meter, passwords, signup: options.signup });
 
-  // With the subgraphs in this process, REST queries that one subgraph answers whole skip the gateway (rest/direct.ts).
   const direct = options.subgraphUrls
     ? undefined
-    : {
-        subgraphs: [
-          { name: 'verticals', schema: SUBGRAPHS.verticals },
-          { name: 'markets', schema: SUBGRAPHS.markets },
-        ],
-        apiSchema: schema,
-        checkFieldLimits: limits.checkFieldLimits,
-        inFlight,
-      };
+    : { subgraphs, apiSchema: schema, checkFieldLimits: limits.checkFieldLimits, inFlight };
   const restDependencies = { graphql, schema, contextFor, direct };
   registerRestRoutes(app, verticalsRoutes, restDependencies);
   registerRestRoutes(app, marketsRoutes, restDependencies);

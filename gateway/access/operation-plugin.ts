@@ -5,6 +5,7 @@ import type { DocumentNode, GraphQLSchema, OperationDefinitionNode } from 'graph
 import type { RequestContext, Viewer } from '../../subgraphs/platform/context.ts';
 import { ApiError } from '../../subgraphs/platform/errors.ts';
 import { assertAnonymousReaches, assertPlanReaches } from '../auth/plan-access.ts';
+import { handedOver } from '../hand-over.ts';
 import type { createFieldLimiter } from '../limits/field-limits.ts';
 import { assertWithinBounds, fragmentsOf, resolveOperation } from '../limits/operation-bounds.ts';
 import { measuredOperation } from '../limits/measured-operations.ts';
@@ -68,6 +69,10 @@ export function operationGuardPlugin(
     async requestDidStart() {
       return {
         async didResolveOperation({ operation, document, schema, request, contextValue }) {
+          // The /graphql fast path checked this request already: its refusal stands, its pass is not charged again.
+          const handed = handedOver(contextValue);
+          if (handed?.kind === 'refused') throw handed.error;
+          if (handed) return;
           let resolved = operation;
           if (!resolved) {
             try {

@@ -24,6 +24,11 @@ function hasUnsafeLiteral(document: DocumentNode): boolean {
   return unsafe;
 }
 
+/** Whether the operation's variables or string literals hold unsafe text (the plugin below refuses it). */
+export function hasUnsafeText(document: DocumentNode, variables: Record<string, unknown>): boolean {
+  return Object.keys(unsafeTextOf(document, variables)).length > 0;
+}
+
 /** The details of unsafe text in an operation: its variables by name, its string literals as `query`. */
 function unsafeTextOf(document: DocumentNode, variables: Record<string, unknown>): Record<string, string> {
   const details: Record<string, string> = Object.create(null);
