@@ -51,9 +51,10 @@ export function withDirectExecution(
         const variables = request.request.variables ?? {};
         if (!acceptsVariables(subgraph, request.operation, variables)) return planned(request);
         const context = request.context as RequestContext;
-        // The /graphql fast path executed it already and left the errors for Apollo Server to report.
+        // The /graphql fast path executed it already and left its errors for Apollo Server to report.
         const handed = handedOver(context);
         if (handed?.kind === 'answered') return handed.result;
+        if (handed?.kind === 'failed') throw handed.error;
         const operation = {
           document: request.document,
           text: request.source,

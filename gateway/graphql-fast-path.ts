@@ -28,22 +28,16 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 const GRAPHQL_RESPONSE_TYPE = 'application/graphql-response+json; charset=utf-8';
 /** What Apollo Server offers a single result in, in its order (chooseContentTypeForSingleResultResponse). */
 const OFFERED_TYPES = [JSON_TYPE, GRAPHQL_RESPONSE_TYPE, 'application/json; callbackSpec=1.0'];
-/** Distinct `accept` headers whose choice is remembered; clients send a handful. */
+/** Distinct `accept` headers whose negotiated type is remembered; clients send a handful. */
 const MAX_ACCEPT_HEADERS = 64;
-const chosenTypes = new Map<string, string | undefined>();
 
 /**
  * The type Apollo Server would answer in, by the same negotiation; undefined for one it would refuse (406) or
  * answers otherwise (the subscription callback type), which the fast path leaves to it.
  */
-function responseTypeFor(accept: string | undefined): string | undefined {
-  if (!accept) return JSON_TYPE;
-  if (chosenTypes.has(accept)) return chosenTypes.get(accept);
+function negotiateResponseType(accept: string): string | undefined {
   const chosen = new Negotiator({ headers: { accept } }).mediaType(OFFERED_TYPES);
-  const type = chosen === JSON_TYPE || chosen === GRAPHQL_RESPONSE_TYPE ? chosen : undefined;
-  if (chosenTypes.size >= MAX_ACCEPT_HEADERS) chosenTypes.clear();
-  chosenTypes.set(accept, type);
-  return type;
+  return chosen === JSON_TYPE || chosen === GRAPHQL_RESPONSE_TYPE ? chosen : undefined;
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
@@ -52,19 +46,28 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
 /**
  * POST /graphql for a query one in-process subgraph answers whole, without Apollo Server's request pipeline when
  * it succeeds. Profiles of the bench's GraphQL line (docs/performance.md, item 30) put that pipeline (plugins'
- * hooks, hashing, content negotiation, promise chains) at about 0.4 ms CPU a request, a third of the request,
+ * hooks, hashing, content negotiation, promise chains) at about 0.5 ms CPU a request, a third of the request,
  * around an execution the REST shim already runs without it (rest/direct.ts).
  *
  * The fast path does what Apollo Server and our plugins would: the document parsed and valid against the API
  * schema (both remembered per text and document), the operation resolved, the unsafe-text check, the operation
  * guard (bounds, plan table, field limits), execution on the subgraph (direct-execution.ts). It answers only a
  * clean success, in Apollo Server's bytes and headers. Any other request goes to Apollo Server: one the fast path
- * cannot judge, before anything ran; one the guard refused, or whose execution reported errors, with that
- * outcome handed over (`handedOver`), so Apollo Server formats it as always while field limits are charged and the
+ * cannot judge, before anything ran; one the guard refused, or whose execution reported errors or threw, with
+ * that outcome handed over (hand-over.ts), so Apollo Server formats it as always while field limits are charged and the
  * operation executed once. test/foundation/graphql-fast-path.test.ts compares both paths' responses.
  */
 export function graphqlFastPath(options: GraphQLFastPathOptions) {
   const { apiSchema, subgraphs, checkFieldLimits, inFlight } = options;
+  const chosenTypes = new Map<string, string | undefined>();
+  const responseTypeFor = (accept: string | undefined) => {
+    if (!accept) return JSON_TYPE;
+    if (!chosenTypes.has(accept)) {
+      if (chosenTypes.size >= MAX_ACCEPT_HEADERS) chosenTypes.clear();
+      chosenTypes.set(accept, negotiateResponseType(accept));
+    }
+    return chosenTypes.get(accept);
+  };
   const answering = new WeakMap<DocumentNode, InProcessSubgraph | null>();
   const subgraphFor = (document: DocumentNode) => {
     let subgraph = answering.get(document);
@@ -122,12 +125,18 @@ export function graphqlFastPath(options: GraphQLFastPathOptions) {
       handOver(context, { kind: 'refused', error });
       return undefined;
     }
-    const result = await executeDirectly(
-      subgraph,
-      { document, text: query, operationName: operation.name?.value, variables: values },
-      context,
-      inFlight,
-    );
+    let result;
+    try {
+      result = await executeDirectly(
+        subgraph,
+        { document, text: query, operationName: operation.name?.value, variables: values },
+        context,
+        inFlight,
+      );
+    } catch (error) {
+      handOver(context, { kind: 'failed', error });
+      return undefined;
+    }
     if (result.errors?.length) {
       handOver(context, { kind: 'answered', result });
       return undefined;
