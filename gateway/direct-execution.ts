@@ -1,11 +1,11 @@
 import { GraphQLError, OperationTypeNode } from 'graphql';
-import type { DocumentNode, ExecutionResult } from 'graphql';
+import type { ExecutionResult } from 'graphql';
 import type { ApolloGateway } from '@apollo/gateway';
 import type { RequestContext } from '../subgraphs/platform/context.ts';
 import { handedOver } from './hand-over.ts';
 import type { InFlightFetches } from './in-flight-fetches.ts';
-import { acceptsVariables, executeWhole, wholeSubgraphOf } from './whole-subgraph.ts';
-import type { InProcessSubgraph } from './whole-subgraph.ts';
+import { acceptsVariables, executeWhole, rememberedWholeSubgraph } from './whole-subgraph.ts';
+import type { InProcessSubgraph, WholeOperation } from './whole-subgraph.ts';
 
 type GatewayExecutor = NonNullable<Awaited<ReturnType<ApolloGateway['load']>>['executor']>;
 
@@ -27,16 +27,7 @@ export function withDirectExecution(
   subgraphs: readonly InProcessSubgraph[],
   inFlight: InFlightFetches,
 ): Gateway {
-  // Apollo Server keeps parsed documents (its document store), so a document recurs as the same object.
-  const answering = new WeakMap<DocumentNode, InProcessSubgraph | null>();
-  const subgraphFor = (document: DocumentNode) => {
-    let subgraph = answering.get(document);
-    if (subgraph === undefined) {
-      subgraph = wholeSubgraphOf(subgraphs, document) ?? null;
-      answering.set(document, subgraph);
-    }
-    return subgraph;
-  };
+  const subgraphFor = rememberedWholeSubgraph(subgraphs);
 
   return {
     onSchemaLoadOrUpdate: (callback) => gateway.onSchemaLoadOrUpdate(callback),
@@ -66,14 +57,6 @@ export function withDirectExecution(
       return { ...loaded, executor };
     },
   };
-}
-
-/** An operation for a subgraph that answers it whole, with the variables it accepts (acceptsVariables). */
-export interface WholeOperation {
-  document: DocumentNode;
-  text: string;
-  operationName?: string;
-  variables: Record<string, unknown>;
 }
 
 /** Runs the operation on the subgraph, with its errors as the gateway would pass them on. */

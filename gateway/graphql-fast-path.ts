@@ -11,7 +11,7 @@ import { hasUnsafeText } from './input/graphql-text-plugin.ts';
 import type { createFieldLimiter } from './limits/field-limits.ts';
 import { parsedDocument } from './limits/measured-operations.ts';
 import { resolveOperation } from './limits/operation-bounds.ts';
-import { acceptsVariables, wholeSubgraphOf } from './whole-subgraph.ts';
+import { acceptsVariables, rememberedWholeSubgraph } from './whole-subgraph.ts';
 import type { InProcessSubgraph } from './whole-subgraph.ts';
 
 export interface GraphQLFastPathOptions {
@@ -54,8 +54,8 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
  * guard (bounds, plan table, field limits), execution on the subgraph (direct-execution.ts). It answers only a
  * clean success, in Apollo Server's bytes and headers. Any other request goes to Apollo Server: one the fast path
  * cannot judge, before anything ran; one the guard refused, or whose execution reported errors or threw, with
- * that outcome handed over (hand-over.ts), so Apollo Server formats it as always while field limits are charged and the
- * operation executed once. test/foundation/graphql-fast-path.test.ts compares both paths' responses.
+ * that outcome handed over (hand-over.ts), so Apollo Server formats it as always while field limits are charged
+ * and the operation executed once. test/foundation/graphql-fast-path.test.ts compares both paths' responses.
  */
 export function graphqlFastPath(options: GraphQLFastPathOptions) {
   const { apiSchema, subgraphs, checkFieldLimits, inFlight } = options;
@@ -68,16 +68,7 @@ export function graphqlFastPath(options: GraphQLFastPathOptions) {
     }
     return chosenTypes.get(accept);
   };
-  const answering = new WeakMap<DocumentNode, InProcessSubgraph | null>();
-  const subgraphFor = (document: DocumentNode) => {
-    let subgraph = answering.get(document);
-    if (subgraph === undefined) {
-      const valid = validate(apiSchema, document).length === 0;
-      subgraph = (valid && wholeSubgraphOf(subgraphs, document)) || null;
-      answering.set(document, subgraph);
-    }
-    return subgraph;
-  };
+  const subgraphFor = rememberedWholeSubgraph(subgraphs, (document) => validate(apiSchema, document).length === 0);
 
   /** The response body when the fast path answered; undefined when Apollo Server is to answer. */
   return async function answerDirectly(

@@ -3,8 +3,8 @@ import type { RequestContext } from '../subgraphs/platform/context.ts';
 
 /**
  * What the /graphql fast path (graphql-fast-path.ts) found before it left a request to Apollo Server: the
- * operation guard's refusal, an execution result with errors, or what the execution threw. Apollo Server reports it, and nothing is checked,
- * charged or run twice (the guard plugin and the direct executor read it).
+ * operation guard's refusal, an execution result with errors, or what the execution threw. Apollo Server reports
+ * it, and nothing is checked, charged or run twice (the guard plugin and the direct executor read it).
  */
 export type HandedOver =
   | { kind: 'refused'; error: unknown }

@@ -191,13 +191,13 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
 
   // With the subgraphs in this process, queries that one subgraph answers whole skip the gateway (rest/direct.ts,
   // direct-execution.ts), and /graphql answers their clean successes without Apollo Server (graphql-fast-path.ts).
-  const inProcess = !options.subgraphUrls && (options.directExecution ?? true);
+  const executesDirectly = !options.subgraphUrls && (options.directExecution ?? true);
   const subgraphs = [
     { name: 'verticals', schema: SUBGRAPHS.verticals },
     { name: 'markets', schema: SUBGRAPHS.markets },
   ];
   const answerDirectly =
-    inProcess && (options.graphqlFastPath ?? true)
+    executesDirectly && (options.graphqlFastPath ?? true)
       ? graphqlFastPath({ apiSchema: schema, subgraphs, checkFieldLimits: limits.checkFieldLimits, inFlight })
       : undefined;
   const graphqlHandler = graphqlRouteHandler(graphql, contextFor, answerDirectly);

@@ -26,6 +26,26 @@ export function wholeSubgraphOf(
   );
 }
 
+/**
+ * `wholeSubgraphOf`, remembered per document object: callers keep their parsed documents (Apollo Server's document
+ * store, `parsedDocument`), so a recurring operation is decided once. `admits` is a further condition on the
+ * document (the /graphql fast path's validation against the API schema), remembered with it.
+ */
+export function rememberedWholeSubgraph(
+  subgraphs: readonly InProcessSubgraph[],
+  admits: (document: DocumentNode) => boolean = () => true,
+): (document: DocumentNode) => InProcessSubgraph | undefined {
+  const answering = new WeakMap<DocumentNode, InProcessSubgraph | null>();
+  return (document) => {
+    let subgraph = answering.get(document);
+    if (subgraph === undefined) {
+      subgraph = (admits(document) && wholeSubgraphOf(subgraphs, document)) || null;
+      answering.set(document, subgraph);
+    }
+    return subgraph ?? undefined;
+  };
+}
+
 const FEDERATED_FIELD_DIRECTIVES = new Set(['external', 'requires', 'provides']);
 const INTROSPECTION_FIELDS = new Set(['__schema', '__type']);
 
@@ -62,10 +82,18 @@ export function acceptsVariables(
  * Executes a document the subgraph answers whole, sharing an identical execution in flight as planned fetches do
  * (in-flight-fetches.ts), compiled once it recurs (compiled-execution.ts). In process errors are GraphQLError objects.
  */
+/** An operation for a subgraph that answers it whole, with the variables it accepts (acceptsVariables). */
+export interface WholeOperation {
+  document: DocumentNode;
+  text: string;
+  operationName?: string;
+  variables: Record<string, unknown>;
+}
+
 export async function executeWhole(
   subgraph: InProcessSubgraph,
   inFlight: InFlightFetches,
-  operation: { document: DocumentNode; text: string; operationName?: string; variables: Record<string, unknown> },
+  operation: WholeOperation,
   context: RequestContext,
 ): Promise<ExecutionResult> {
   const { document, text, operationName, variables } = operation;
