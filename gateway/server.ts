@@ -52,6 +52,7 @@ import { registerAuthenticateChallenge } from './http/authenticate-challenge.ts'
 import { registerGraphQLErrorShape } from './http/graphql-errors.ts';
 import { refuseForgeableRequest } from './access/csrf.ts';
 import { registerRequestId, requestIdOptions } from '../subgraphs/platform/http/request-id.ts';
+import { registerNoSniff } from '../subgraphs/platform/http/nosniff.ts';
 import { verticalsRoutes } from './rest/verticals-routes.ts';
 import { attachWebhookWorker } from '../subgraphs/platform/webhooks/worker.ts';
 import { attachIngestSchedule } from './ingest-schedule.ts';
@@ -140,8 +141,9 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     trustProxy: trustProxyOption(options.trustProxy ?? env.TRUST_PROXY),
     return503OnClosing: false,
   });
-  // Request ids, 404/405, compression and CORS (gateway/http/) come before every other hook and route.
+  // Request ids, nosniff, 404/405, compression and CORS (gateway/http/) come before every other hook and route.
   registerRequestId(app);
+  registerNoSniff(app);
   registerClosingRefusal(app);
   registerNotFound(app);
   registerAuthenticateChallenge(app);

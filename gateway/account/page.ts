@@ -43,7 +43,6 @@ export const PAGE_SECURITY_HEADERS = {
     "require-trusted-types-for 'script'",
     'trusted-types',
   ].join('; '),
-  'x-content-type-options': 'nosniff',
   'referrer-policy': 'no-referrer',
   'cache-control': 'no-cache',
 } as const;

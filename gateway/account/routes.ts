@@ -46,11 +46,7 @@ export async function registerAccountDashboard(app: FastifyInstance, options: Ac
     async (request, reply) => {
       const file = asset(request.params.name);
       if (!file) return reply.callNotFound();
-      return reply
-        .type(file.type)
-        .header('cache-control', 'public, max-age=31536000, immutable')
-        .header('x-content-type-options', 'nosniff')
-        .send(file.body);
+      return reply.type(file.type).header('cache-control', 'public, max-age=31536000, immutable').send(file.body);
     },
   );
 

@@ -32,7 +32,6 @@ export function registerApiReference(app: FastifyInstance) {
     reply
       .type('text/html; charset=utf-8')
       .header('content-security-policy', CONTENT_SECURITY_POLICY)
-      .header('x-content-type-options', 'nosniff')
       .header('referrer-policy', 'no-referrer')
       .header('cache-control', 'no-cache')
       .send(html),

@@ -39,7 +39,6 @@ export function registerGraphiQLAssets(app: FastifyInstance) {
     if (!String(reply.getHeader('content-type') ?? '').startsWith('text/html')) return payload;
     reply
       .header('content-security-policy', page.contentSecurityPolicy)
-      .header('x-content-type-options', 'nosniff')
       .header('referrer-policy', 'no-referrer')
       .header('cache-control', 'no-cache');
     return payload;

@@ -50,8 +50,7 @@ export function registerPackageAssets(
     reply
       .type(asset.type)
       .header('cache-control', 'public, max-age=31536000, immutable')
-      .header('vary', 'accept-encoding')
-      .header('x-content-type-options', 'nosniff');
+      .header('vary', 'accept-encoding');
     if (acceptsGzip) reply.header('content-encoding', 'gzip');
     return reply.send(acceptsGzip ? gzipped : raw);
   });

@@ -11,6 +11,7 @@ import type { RequestContext, Viewer } from './context.ts';
 import type { Database, Mode } from './database.ts';
 import { errorBody, errorBodyOf, formatGraphQLError } from './error-body.ts';
 import { BadRequestError, UnauthorizedError } from './errors.ts';
+import { registerNoSniff } from './http/nosniff.ts';
 import { registerRequestId, requestIdOptions } from './http/request-id.ts';
 import { logger } from './logger.ts';
 import { PLANS } from './plans.ts';
@@ -60,6 +61,7 @@ export async function createSubgraphServer(options: SubgraphServerOptions): Prom
     ...requestIdOptions,
   });
   registerRequestId(app);
+  registerNoSniff(app);
   const viewers = new WeakMap<object, Viewer | null>();
 
   app.addHook('onRequest', async (request, reply) => {
