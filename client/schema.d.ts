@@ -786,7 +786,7 @@ export interface components {
         /** @description Every error answers with this body. */
         Error: {
             /** @enum {string} */
-            error: "invalid_parameter" | "unauthorized" | "plan_required" | "trial_limit_reached" | "live_credential_required" | "csrf_token_invalid" | "signup_closed" | "not_found" | "method_not_allowed" | "conflict" | "rate_limited" | "internal_error" | "database_unavailable" | "service_unavailable";
+            error: "invalid_parameter" | "unauthorized" | "plan_required" | "trial_limit_reached" | "live_credential_required" | "csrf_token_invalid" | "signup_closed" | "account_disabled" | "not_found" | "method_not_allowed" | "conflict" | "rate_limited" | "internal_error" | "database_unavailable" | "service_unavailable";
             message: string;
             details?: {
                 [key: string]: string;
@@ -1438,7 +1438,7 @@ export interface components {
             content: {
                 "application/json": components["schemas"]["Error"] & {
                     /** @enum {unknown} */
-                    error?: "plan_required" | "trial_limit_reached" | "live_credential_required" | "csrf_token_invalid" | "signup_closed";
+                    error?: "plan_required" | "trial_limit_reached" | "live_credential_required" | "csrf_token_invalid" | "signup_closed" | "account_disabled";
                 };
             };
         };

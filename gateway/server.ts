@@ -13,6 +13,7 @@ import { registerAccountRoutes } from './auth/account-routes.ts';
 import { registerAccountDashboard } from './account/routes.ts';
 import { registerGuard } from './access/guard.ts';
 import type { LoginOptions } from './auth/login-route.ts';
+import { createSessionStore } from './auth/session-store.ts';
 import { createSessionTokens } from './auth/sessions.ts';
 import { createCredentialCache } from './auth/credential-cache.ts';
 import type { SessionTokens } from './auth/sessions.ts';
@@ -122,8 +123,11 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   const { databases } = options;
   const control = databases.live;
   const limits = options.limits ?? createLimits();
-  const sessions =
-    options.sessions ?? createSessionTokens({ secrets: env.JWT_SECRETS, ttlSeconds: env.JWT_TTL_SECONDS });
+  const sessions = createSessionStore(
+    control,
+    options.sessions ?? createSessionTokens({ secrets: env.JWT_SECRETS, ttlSeconds: env.JWT_TTL_SECONDS }),
+    'api',
+  );
   const {
     server: graphql,
     schema,

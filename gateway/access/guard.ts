@@ -5,11 +5,11 @@ import type { Limits } from '../limits/limits.ts';
 import type { UsageMeter } from '../limits/usage-meter.ts';
 import { authenticate } from '../auth/authenticate.ts';
 import type { CredentialCache } from '../auth/credential-cache.ts';
-import type { SessionTokens } from '../auth/sessions.ts';
+import type { SessionStore } from '../auth/session-store.ts';
 
 export interface GuardDependencies {
   control: Database;
-  sessions: SessionTokens;
+  sessions: SessionStore;
   limits: Limits;
   meter: UsageMeter;
   /** Valid keys already checked (auth/credential-cache.ts). */

@@ -15,14 +15,14 @@ import { takeWindowCall } from '../limits/limits.ts';
 import type { Limits } from '../limits/limits.ts';
 import { usageBody } from '../limits/usage.ts';
 import type { UsageMeter } from '../limits/usage-meter.ts';
-import { registerCsrf } from './csrf.ts';
+import { csrfBinding, registerCsrf } from './csrf.ts';
 import { planFacts } from './plan-facts.ts';
 import type { DashboardAccount, DashboardSessions } from './session-cookie.ts';
 import { dashboardWebhooks } from './webhooks.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** The dashboard's signed-in account (set by its `signedIn` hook; null on every other route). */
+    /** The dashboard's signed-in account (read by its first hook; null without a live session, and off the dashboard). */
     dashboardAccount: DashboardAccount | null;
   }
 }
@@ -34,6 +34,8 @@ export interface DashboardApiDependencies {
   passwords: PasswordChecks;
   sessions: DashboardSessions;
   signup: 'open' | 'closed';
+  /** Binds CSRF tokens to their session (csrf.ts `csrfBindingKey`). */
+  csrfKey: Buffer;
 }
 
 /** A signed-in account's dashboard calls, per sliding minute: its own budget, never the API's plan limit. */
@@ -51,8 +53,12 @@ const config = { public: true, dashboard: true };
 export async function dashboardApi(scope: FastifyInstance, deps: DashboardApiDependencies) {
   const { control, limits, meter, passwords, sessions } = deps;
   await scope.register(fastifyCookie);
-  const csrf = await registerCsrf(scope);
   scope.decorateRequest('dashboardAccount', null);
+  // Before the CSRF check, which needs the session its token is bound to.
+  scope.addHook('onRequest', async (request) => {
+    request.dashboardAccount = (await sessions.read(request)) ?? null;
+  });
+  const csrf = await registerCsrf(scope, deps.csrfKey);
   scope.addHook('onSend', async (_request, reply) => {
     // Keys, usage and tokens: never kept by a cache on the way.
     reply.header('cache-control', 'no-store');
@@ -60,10 +66,10 @@ export async function dashboardApi(scope: FastifyInstance, deps: DashboardApiDep
 
   const takeDashboardCall = (account: DashboardAccount, reply: FastifyReply) =>
     takeWindowCall(limits, `rl:dashboard:${account.viewer.accountId}`, DASHBOARD_LIMIT, reply);
+  // Runs before the CSRF check: an ended session is a 401, which the page answers by showing the sign-in form.
   const signedIn = async (request: FastifyRequest, reply: FastifyReply) => {
-    const account = await sessions.read(request);
+    const account = request.dashboardAccount;
     if (!account) throw new UnauthorizedError('Sign in to the account dashboard (no session, or it has ended).');
-    request.dashboardAccount = account;
     await takeDashboardCall(account, reply);
   };
   const passwordBudget = (request: FastifyRequest, reply: FastifyReply) =>
@@ -80,11 +86,11 @@ export async function dashboardApi(scope: FastifyInstance, deps: DashboardApiDep
 
   scope.get('/account/api/session', { config }, async (request, reply) => {
     parseRequestInput(request, {});
-    const account = await sessions.read(request);
+    const account = request.dashboardAccount;
     // Signed out, this is an anonymous call of the address; signed in, one of the account's dashboard calls.
     if (account) await takeDashboardCall(account, reply);
     else await takeAnonymousCall(limits, request, reply, 'public');
-    const session = { csrf_token: reply.generateCsrf(), signup: deps.signup };
+    const session = { csrf_token: reply.generateCsrf({ userInfo: csrfBinding(request) }), signup: deps.signup };
     if (!account) return { ...session, account: null };
     const { viewer, email } = account;
     return {
@@ -127,7 +133,7 @@ export async function dashboardApi(scope: FastifyInstance, deps: DashboardApiDep
   scope.post('/account/api/logout', { config, onRequest: csrf }, async (request, reply) => {
     parseRequestInput(request, {});
     await takeAnonymousCall(limits, request, reply, 'public');
-    sessions.end(reply);
+    await sessions.end(reply, request.dashboardAccount);
     return reply.status(204).send();
   });
 
@@ -145,14 +151,14 @@ export async function dashboardApi(scope: FastifyInstance, deps: DashboardApiDep
     };
   });
 
-  scope.post('/account/api/keys', { config, onRequest: [csrf, signedIn] }, async (request, reply) => {
+  scope.post('/account/api/keys', { config, onRequest: [signedIn, csrf] }, async (request, reply) => {
     const viewer = viewerOf(request);
     assertGranted(viewer, creationAction(request.body));
     const input = parseRequestInput(request, { body: CreateKeyBody }).body;
     return reply.status(201).send(await createKey(control, viewer.accountId, input));
   });
 
-  scope.delete('/account/api/keys/:id', { config, onRequest: [csrf, signedIn] }, async (request) => {
+  scope.delete('/account/api/keys/:id', { config, onRequest: [signedIn, csrf] }, async (request) => {
     parseRequestInput(request, {});
     const viewer = viewerOf(request);
     assertGranted(viewer, 'revoke_key');

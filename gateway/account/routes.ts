@@ -2,10 +2,12 @@ import type { FastifyInstance } from 'fastify';
 import type { Database } from '../../subgraphs/platform/database.ts';
 import { env } from '../../subgraphs/platform/config.ts';
 import type { PasswordChecks } from '../auth/password-checks.ts';
+import { createSessionStore } from '../auth/session-store.ts';
 import { createSessionTokens } from '../auth/sessions.ts';
 import type { Limits } from '../limits/limits.ts';
 import type { UsageMeter } from '../limits/usage-meter.ts';
 import { dashboardApi } from './api-routes.ts';
+import { csrfBindingKey } from './csrf.ts';
 import { billingPage } from './billing-page.ts';
 import { ASSETS_PATH, DASHBOARD_HTML, PAGE_SECURITY_HEADERS, asset } from './page.ts';
 import { DASHBOARD_ISSUER, createDashboardSessions } from './session-cookie.ts';
@@ -51,9 +53,9 @@ export async function registerAccountDashboard(app: FastifyInstance, options: Ac
   );
 
   const ttlSeconds = env.JWT_TTL_SECONDS;
+  const tokens = createSessionTokens({ secrets: env.JWT_SECRETS, ttlSeconds, issuer: DASHBOARD_ISSUER });
   const sessions = createDashboardSessions({
-    control: options.control,
-    tokens: createSessionTokens({ secrets: env.JWT_SECRETS, ttlSeconds, issuer: DASHBOARD_ISSUER }),
+    store: createSessionStore(options.control, tokens, 'dashboard'),
     ttlSeconds,
   });
   await app.register(dashboardApi, {
@@ -63,5 +65,6 @@ export async function registerAccountDashboard(app: FastifyInstance, options: Ac
     passwords: options.passwords,
     sessions,
     signup: options.signup ?? env.SIGNUP,
+    csrfKey: csrfBindingKey(env.JWT_SECRETS),
   });
 }

@@ -1,9 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Viewer } from '../../subgraphs/platform/context.ts';
-import type { Database } from '../../subgraphs/platform/database.ts';
-import { PLANS } from '../../subgraphs/platform/plans.ts';
-import type { Plan } from '../../subgraphs/platform/plans.ts';
-import type { SessionTokens } from '../auth/sessions.ts';
+import type { SessionStore } from '../auth/session-store.ts';
 
 /**
  * `__Host-`: the browser takes the cookie only with `Secure`, `Path=/` and no `Domain`, so no sibling subdomain
@@ -19,6 +16,8 @@ export const DASHBOARD_ISSUER = 'data-graph/account';
 
 export interface DashboardAccount {
   email: string;
+  /** The session the cookie names: logout ends it, and the CSRF token is bound to it (csrf.ts). */
+  sessionId: string;
   /** The account as the grant table sees a session: live data, every key action (auth/grants.ts). */
   viewer: Viewer;
 }
@@ -26,35 +25,31 @@ export interface DashboardAccount {
 export interface DashboardSessions {
   /** Signs the account in: a fresh token in the cookie, for the token's lifetime (JWT_TTL_SECONDS). */
   start(reply: FastifyReply, accountId: string): Promise<void>;
-  /** Signs out: the browser drops the cookie. */
-  end(reply: FastifyReply): void;
-  /** The signed-in account, or undefined without a valid session (no cookie, expired, forged, account gone). */
+  /** Signs out: the session ends on the server (a copy of the cookie opens nothing) and the browser drops it. */
+  end(reply: FastifyReply, account: DashboardAccount | null): Promise<void>;
+  /**
+   * The signed-in account, or undefined without a live session (no cookie; expired, forged; ended by logout, a
+   * password change or disabling the account; account gone).
+   */
   read(request: FastifyRequest): Promise<DashboardAccount | undefined>;
 }
 
-export function createDashboardSessions(deps: {
-  control: Database;
-  tokens: SessionTokens;
-  ttlSeconds: number;
-}): DashboardSessions {
+export function createDashboardSessions(deps: { store: SessionStore; ttlSeconds: number }): DashboardSessions {
   return {
     async start(reply, accountId) {
-      const { token } = await deps.tokens.issue(accountId);
+      const { token } = await deps.store.start(accountId);
       reply.setCookie(SESSION_COOKIE, token, { ...COOKIE_ATTRIBUTES, maxAge: deps.ttlSeconds });
     },
-    end(reply) {
+    async end(reply, account) {
+      if (account) await deps.store.end(account.sessionId);
       reply.clearCookie(SESSION_COOKIE, COOKIE_ATTRIBUTES);
     },
     async read(request) {
       const token = request.cookies[SESSION_COOKIE];
-      const accountId = token ? await deps.tokens.verify(token) : undefined;
-      if (!accountId) return undefined;
-      const account = await deps.control.prisma.account.findUnique({
-        where: { id: accountId },
-        select: { id: true, email: true, plan: true },
-      });
-      if (!account || !PLANS.includes(account.plan as Plan)) return undefined;
-      return { email: account.email, viewer: { accountId: account.id, plan: account.plan as Plan, mode: 'live' } };
+      const session = token ? await deps.store.read(token) : undefined;
+      if (!session) return undefined;
+      const { sessionId, accountId, email, plan } = session;
+      return { email, sessionId, viewer: { accountId, plan, mode: 'live' } };
     },
   };
 }

@@ -8,7 +8,7 @@ import { CreateKeyBody, KeyListingSchema, createKey, creationAction, listKeys, r
 import { registerLoginRoute } from './login-route.ts';
 import { createPasswordChecks } from './password-checks.ts';
 import type { LoginOptions, PasswordChecks } from './password-checks.ts';
-import type { SessionTokens } from './sessions.ts';
+import type { SessionStore } from './session-store.ts';
 import { defineRoute } from '../rest/define-route.ts';
 
 const KeyId = z.strictObject({ id: z.string() });
@@ -57,7 +57,7 @@ export function registerAccountRoutes(
   app: FastifyInstance,
   deps: {
     control: Database;
-    sessions: SessionTokens;
+    sessions: SessionStore;
     limits: Limits;
     meter: UsageMeter;
     login?: Partial<LoginOptions>;

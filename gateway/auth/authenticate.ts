@@ -1,30 +1,30 @@
 import type { Plan, Viewer } from '../../subgraphs/platform/context.ts';
 import type { Database } from '../../subgraphs/platform/database.ts';
-import { UnauthorizedError } from '../../subgraphs/platform/errors.ts';
+import { AccountDisabledError, UnauthorizedError } from '../../subgraphs/platform/errors.ts';
 import { hashKey, modeOfKey } from './api-keys.ts';
 import type { CredentialCache } from './credential-cache.ts';
 import { GRANTS } from './grants.ts';
-import type { SessionTokens } from './sessions.ts';
+import type { SessionStore } from './session-store.ts';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 const JWT_SHAPE = /^[\w-]+\.[\w-]+\.[\w-]+$/;
-/** Looked up when a session token does not verify, so a bad token costs the same query as a good one. */
-const NO_ACCOUNT = '00000000-0000-0000-0000-000000000000';
 
 /**
  * The viewer behind `Authorization: Bearer <API key | session token>`. Missing, malformed, unknown,
  * revoked and expired credentials all give the same 401 after the same single indexed lookup, so neither
  * the body nor the timing tells them apart. A valid key found in `cache` skips the lookup (credential-cache.ts
- * keeps valid keys only, so no refusal is ever answered from memory).
+ * keeps valid keys only, so no refusal is ever answered from memory). A valid key of a disabled account is a
+ * 403 `account_disabled`: its holder knows the key is real, and learns why it stopped. A session token of a
+ * disabled account is a plain 401: disabling ended its session (session-store.ts).
  */
 export async function authenticate(
   control: Database,
-  sessions: SessionTokens,
+  sessions: SessionStore,
   header: string | undefined,
   cache?: CredentialCache,
 ): Promise<Viewer> {
   const token = header ? BEARER.exec(header)?.[1] : undefined;
-  if (token && !token.startsWith('sk_') && JWT_SHAPE.test(token)) return authenticateSession(control, sessions, token);
+  if (token && !token.startsWith('sk_') && JWT_SHAPE.test(token)) return authenticateSession(sessions, token);
   const hash = hashKey(token ?? '');
   const cached = cache?.get(hash);
   if (cached) return cached;
@@ -38,14 +38,16 @@ export async function authenticate(
     mode: string;
     revoked: boolean;
     plan: string;
+    disabled: boolean;
   }>(
-    `SELECT k.id, k.account_id, k.mode, k.revoked_at IS NOT NULL AS revoked, a.plan
+    `SELECT k.id, k.account_id, k.mode, k.revoked_at IS NOT NULL AS revoked, a.plan, a.disabled_at IS NOT NULL AS disabled
      FROM api_keys k JOIN accounts a ON a.id = k.account_id
      WHERE k.hash = $1`,
     [hash],
   );
   const mode = token ? modeOfKey(token) : undefined;
   if (!token || !row || row.revoked || !mode || row.mode !== mode) throw new UnauthorizedError();
+  if (row.disabled) throw new AccountDisabledError();
   // The database a credential reaches comes from the grant table, as does everything else it may do.
   const viewer: Viewer = {
     accountId: row.account_id,
@@ -58,12 +60,8 @@ export async function authenticate(
 }
 
 /** Session tokens act for the account on live data (sandbox calls go through `sk_test_` keys and their credits). */
-async function authenticateSession(control: Database, sessions: SessionTokens, token: string): Promise<Viewer> {
-  const accountId = await sessions.verify(token);
-  const [account] = await control.sql.query<{ id: string; plan: string }>(
-    'SELECT id, plan FROM accounts WHERE id = $1::uuid',
-    [accountId ?? NO_ACCOUNT],
-  );
-  if (!accountId || !account) throw new UnauthorizedError();
-  return { accountId: account.id, plan: account.plan as Plan, mode: GRANTS.session.data };
+async function authenticateSession(sessions: SessionStore, token: string): Promise<Viewer> {
+  const session = await sessions.read(token);
+  if (!session) throw new UnauthorizedError();
+  return { accountId: session.accountId, plan: session.plan, mode: GRANTS.session.data };
 }

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { LoginBody } from './password-checks.ts';
 import type { PasswordChecks } from './password-checks.ts';
-import type { SessionTokens } from './sessions.ts';
+import type { SessionStore } from './session-store.ts';
 import { PLANS } from '../../subgraphs/platform/plans.ts';
 import type { Plan } from '../../subgraphs/platform/plans.ts';
 import { defineRoute } from '../rest/define-route.ts';
@@ -28,10 +28,10 @@ export const LOGIN_ROUTE = defineRoute({
 
 export type { LoginOptions } from './password-checks.ts';
 
-export function registerLoginRoute(app: FastifyInstance, deps: { sessions: SessionTokens; passwords: PasswordChecks }) {
+export function registerLoginRoute(app: FastifyInstance, deps: { sessions: SessionStore; passwords: PasswordChecks }) {
   LOGIN_ROUTE.register(app, async ({ body: credentials }, request, reply) => {
     const account = await deps.passwords.logIn(credentials, request, reply);
-    const { token, expiresAt } = await deps.sessions.issue(account.id);
+    const { token, expiresAt } = await deps.sessions.start(account.id);
     return {
       token,
       token_type: 'Bearer',

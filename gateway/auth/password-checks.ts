@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Database } from '../../subgraphs/platform/database.ts';
 import { env } from '../../subgraphs/platform/config.ts';
-import { ApiError, UnauthorizedError } from '../../subgraphs/platform/errors.ts';
+import { AccountDisabledError, ApiError, UnauthorizedError } from '../../subgraphs/platform/errors.ts';
 import type { CounterStore } from '../limits/store.ts';
 import { createBoundedWork, SaturatedError } from './bounded-work.ts';
 import { createLoginThrottle, LOGIN_THROTTLE_DEFAULTS } from './login-throttle.ts';
@@ -96,6 +96,8 @@ export function createPasswordChecks(deps: {
       // The password is checked even for an unknown address, so the time taken does not reveal which it was.
       const valid = await bounded(() => verifyPassword(password, account?.passwordHash), reply);
       if (!account || !valid) throw new UnauthorizedError('The e-mail address or password is incorrect.');
+      // Said only to whoever knows the password: a disabled account starts no session.
+      if (account.disabledAt) throw new AccountDisabledError();
       await throttle.succeeded(address, request.ip);
       return { id: account.id, email: account.email, plan: account.plan };
     },

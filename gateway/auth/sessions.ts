@@ -6,11 +6,17 @@ import type { JWTVerifyGetKey } from 'jose';
 const API_ISSUER = 'data-graph';
 const ALGORITHM = 'HS256';
 
+/** What a valid token says: whose it is, and which session (a row of session-store.ts) it belongs to. */
+export interface SessionClaims {
+  accountId: string;
+  sessionId: string;
+}
+
 export interface SessionTokens {
-  /** A signed session token for an account, with its expiry. */
-  issue(accountId: string): Promise<{ token: string; expiresAt: Date }>;
-  /** The account id of a valid token, or undefined for an expired, forged or malformed one. */
-  verify(token: string): Promise<string | undefined>;
+  /** A signed token of one session (its `jti`) of an account, with its expiry. */
+  issue(claims: SessionClaims): Promise<{ token: string; expiresAt: Date }>;
+  /** The claims of a valid token, or undefined for an expired, forged or malformed one. */
+  verify(token: string): Promise<SessionClaims | undefined>;
 }
 
 export interface SessionOptions {
@@ -42,11 +48,12 @@ export function createSessionTokens({ secrets, ttlSeconds, issuer = API_ISSUER }
   };
 
   return {
-    async issue(accountId) {
+    async issue({ accountId, sessionId }) {
       const expiresAt = new Date((Math.floor(Date.now() / 1000) + ttlSeconds) * 1000);
       const token = await new SignJWT({})
         .setProtectedHeader({ alg: ALGORITHM, kid: signing.kid, typ: 'JWT' })
         .setSubject(accountId)
+        .setJti(sessionId)
         .setIssuer(issuer)
         .setIssuedAt()
         .setExpirationTime(Math.floor(expiresAt.getTime() / 1000))
@@ -55,14 +62,15 @@ export function createSessionTokens({ secrets, ttlSeconds, issuer = API_ISSUER }
     },
     async verify(token) {
       try {
-        // Only HS256, and only tokens that carry their expiry: a token without `exp` would never end.
+        // Only HS256, and only tokens that carry their expiry and their session: without them they would never end.
         const { payload } = await jwtVerify(token, keyFor, {
           issuer,
           algorithms: [ALGORITHM],
-          requiredClaims: ['exp', 'iat', 'sub'],
+          requiredClaims: ['exp', 'iat', 'sub', 'jti'],
           maxTokenAge: ttlSeconds,
         });
-        return typeof payload.sub === 'string' ? payload.sub : undefined;
+        const { sub, jti } = payload;
+        return typeof sub === 'string' && typeof jti === 'string' ? { accountId: sub, sessionId: jti } : undefined;
       } catch {
         return undefined;
       }

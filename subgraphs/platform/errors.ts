@@ -13,6 +13,7 @@ export const STATUS_BY_CODE = {
   live_credential_required: 403,
   csrf_token_invalid: 403,
   signup_closed: 403,
+  account_disabled: 403,
   not_found: 404,
   method_not_allowed: 405,
   conflict: 409,
@@ -67,6 +68,16 @@ export class UnauthorizedError extends ApiError {
 export class ForbiddenError extends ApiError {
   constructor(code: 'plan_required' | 'trial_limit_reached' | 'live_credential_required', message: string) {
     super(code, message, { redirect: '/billing' });
+  }
+}
+
+/** The operator disabled the account (`admin disable-account`): its keys and logins are refused until re-enabled. */
+export class AccountDisabledError extends ApiError {
+  constructor() {
+    super(
+      'account_disabled',
+      'This account is disabled; its keys and sign-in are refused. Ask the operator of this service.',
+    );
   }
 }
 

@@ -50,6 +50,8 @@ export class DashboardClient {
     await this.open();
     const response = await this.call('POST', '/account/api/login', { body: { email, password }, csrf: true });
     expect(response.status, response.text).toBe(200);
+    // The token is bound to the session (gateway/account/csrf.ts): the new session takes a new one, as the page does.
+    await this.open();
     return response;
   }
 }

@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import { SignJWT, decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount, createApiKey } from '../../gateway/auth/api-keys.ts';
 import { hashPassword } from '../../gateway/auth/passwords.ts';
@@ -157,17 +159,23 @@ describe('accounts, session tokens and API keys', () => {
   it('answers missing, malformed, unknown, forged and expired credentials with one 401 body, on REST and GraphQL', async () => {
     const { token } = await login();
     const [header, payload] = token.split('.');
-    const foreign = await createSessionTokens({ secrets: ['c'.repeat(32)], ttlSeconds: 600 }).issue(
-      (await login()).account.id,
-    );
-    const expired = await createSessionTokens({ secrets: SECRETS, ttlSeconds: 60 }).issue((await login()).account.id);
+    // A live session's claims, signed with a secret the service does not hold.
+    const claims = decodeJwt((await login()).token);
+    const foreign = await createSessionTokens({ secrets: ['c'.repeat(32)], ttlSeconds: 600 }).issue({
+      accountId: claims.sub!,
+      sessionId: claims.jti!,
+    });
+    const expired = await createSessionTokens({ secrets: SECRETS, ttlSeconds: 60 }).issue({
+      accountId: (await login()).account.id,
+      sessionId: randomUUID(),
+    });
     const expiredToken = await (async () => {
       // jose refuses to sign an expired token directly; a token signed with an expiry in the past stands in.
-      const { SignJWT } = await import('jose');
       const kid = JSON.parse(Buffer.from(expired.token.split('.')[0]!, 'base64url').toString()).kid;
       return new SignJWT({})
         .setProtectedHeader({ alg: 'HS256', kid })
-        .setSubject((await login()).account.id)
+        .setSubject(claims.sub!)
+        .setJti(claims.jti!)
         .setIssuer('data-graph')
         .setIssuedAt(1_600_000_000)
         .setExpirationTime(1_600_000_600)
@@ -202,9 +210,12 @@ describe('accounts, session tokens and API keys', () => {
   });
 
   it('accepts tokens signed with an older secret still listed (rotation)', async () => {
-    const older = await createSessionTokens({ secrets: [SECRETS[1]!], ttlSeconds: 600 }).issue(
-      (await login()).account.id,
-    );
+    // A session of the service, its token signed with the older secret.
+    const claims = decodeJwt((await login()).token);
+    const older = await createSessionTokens({ secrets: [SECRETS[1]!], ttlSeconds: 600 }).issue({
+      accountId: claims.sub!,
+      sessionId: claims.jti!,
+    });
     const response = await service.request('GET', '/api/keys', { key: older.token });
     expect(response.status, response.text).toBe(200);
   });
