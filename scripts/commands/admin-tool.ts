@@ -9,13 +9,16 @@ import { isUsageError, UsageError } from './tool.ts';
 import type { CommandOutput, CommandTool, PreparedCommand } from './tool.ts';
 
 /**
- * Account administration on the control database (the live one): `create-account`, `create-key` and `set-plan`.
+ * Account administration on the control database (the live one): `create-account`, `create-key`, `set-plan`,
+ * `disable-account` and `enable-account`.
  * scripts/admin.ts runs it; with PGlite and a running server, the server runs it (scripts/commands/run.ts).
  */
 export const ADMIN_USAGE = `usage:
   admin create-account --email <address> --password <password> --plan <${PLANS.join('|')}> [--json]
   admin create-key --plan <${PLANS.join('|')}> --mode <${MODES.join('|')}> [--email <address>] [--name <name>] [--json]
-  admin set-plan (--email <address> | --account <id>) --plan <${PLANS.join('|')}> [--json]`;
+  admin set-plan (--email <address> | --account <id>) --plan <${PLANS.join('|')}> [--json]
+  admin disable-account (--email <address> | --account <id>) [--json]
+  admin enable-account (--email <address> | --account <id>) [--json]`;
 
 function oneOf<T extends string>(name: string, value: string | undefined, allowed: readonly T[]): T {
   if (!value || !allowed.includes(value as T)) throw new UsageError(`--${name} must be one of ${allowed.join(', ')}`);
@@ -65,19 +68,51 @@ function createKeyCommand(values: Record<string, string | undefined>): Work {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** Upgrades or downgrades an account: there is no payment provider, so this is how a plan changes (/billing says so). */
-function setPlanCommand(values: Record<string, string | undefined>): Work {
+/** The account named by exactly one of `--email` and `--account`, checked before any database is opened. */
+function accountArgument(values: Record<string, string | undefined>) {
   const email = values.email?.trim().toLowerCase();
   const accountId = values.account?.trim();
   if (Boolean(email) === Boolean(accountId)) throw new UsageError('give exactly one of --email and --account');
   if (accountId && !UUID.test(accountId)) throw new UsageError('--account must be an account id (a UUID)');
+  return async (control: Database) => {
+    const account = await control.prisma.account.findUnique({ where: email ? { email } : { id: accountId! } });
+    if (!account) throw new UsageError(`no account ${email ?? accountId}`);
+    return account;
+  };
+}
+
+/** Upgrades or downgrades an account: there is no payment provider, so this is how a plan changes (/billing says so). */
+function setPlanCommand(values: Record<string, string | undefined>): Work {
+  const find = accountArgument(values);
   const plan = oneOf<Plan>('plan', values.plan, PLANS);
   return async (control) => {
-    const where = email ? { email } : { id: accountId! };
-    const account = await control.prisma.account.findUnique({ where });
-    if (!account) throw new UsageError(`no account ${email ?? accountId}`);
+    const account = await find(control);
     await control.prisma.account.update({ where: { id: account.id }, data: { plan } });
     return { account_id: account.id, email: account.email, plan, previous_plan: account.plan };
+  };
+}
+
+/**
+ * Disables or re-enables an account (docs/account.md "Disabling an account"). Disabled, its keys are refused with
+ * `403 account_disabled` and its sessions end, on every gateway: the sessions migration's triggers end the
+ * sessions and tell every gateway to forget the keys it keeps. Enabling revives no session.
+ */
+function setDisabledCommand(disabled: boolean) {
+  return (values: Record<string, string | undefined>): Work => {
+    const find = accountArgument(values);
+    return async (control) => {
+      const account = await find(control);
+      // Only a change writes: disabling twice keeps the first time, so disabled_at says since when.
+      if (Boolean(account.disabledAt) !== disabled) {
+        await control.prisma.account.update({
+          where: { id: account.id },
+          data: { disabledAt: disabled ? new Date() : null },
+        });
+      }
+      // ACCOUNT STATE HOOK: the one place an account's state (plan, disabled) is applied to its webhook endpoints
+      // and report jobs goes here, after the account row is written (issue 38 Deliver 2).
+      return { account_id: account.id, email: account.email, disabled: String(disabled) };
+    };
   };
 }
 
@@ -85,6 +120,8 @@ const COMMANDS = {
   'create-account': createAccountCommand,
   'create-key': createKeyCommand,
   'set-plan': setPlanCommand,
+  'disable-account': setDisabledCommand(true),
+  'enable-account': setDisabledCommand(false),
 } as const;
 
 function prepare(argv: string[], output: CommandOutput): PreparedCommand | number {

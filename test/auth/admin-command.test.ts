@@ -75,6 +75,8 @@ describe('npm run admin', () => {
       plan: 'institutional',
       previous_plan: 'professional',
     });
+    const disabled = JSON.parse((await admin('disable-account', '--email', 'ops@example.com', '--json')).stdout);
+    expect(disabled).toEqual({ account_id: created.account_id, email: 'ops@example.com', disabled: 'true' });
 
     const control = await openDatabase({ mode: 'live', dataDir });
     try {
@@ -91,6 +93,7 @@ describe('npm run admin', () => {
       });
       expect(other.account.plan).toBe('analyst');
       expect(row.account.plan).toBe('institutional');
+      expect(row.account.disabledAt).toBeInstanceOf(Date);
     } finally {
       await control.close();
     }
@@ -103,6 +106,8 @@ describe('npm run admin', () => {
       ['set-plan', '--plan', 'analyst'],
       ['set-plan', '--account', 'not-a-uuid', '--plan', 'analyst'],
       ['set-plan', '--email', 'nobody@example.com', '--plan', 'analyst'],
+      ['disable-account', '--email', 'nobody@example.com'],
+      ['enable-account'],
       ['create-account', '--email', 'a@example.com', '--password', 'short', '--plan', 'analyst'],
       ['frobnicate'],
       [],
