@@ -22,7 +22,7 @@ import { dashboardWebhooks } from './webhooks.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** The dashboard's signed-in account (read by its first hook; null without a live session, and off the dashboard). */
+    /** The dashboard's signed-in account (read by its first hook); null without a live session, and elsewhere. */
     dashboardAccount: DashboardAccount | null;
   }
 }

@@ -54,7 +54,7 @@ export async function registerCsrf(scope: FastifyInstance, hmacKey: Buffer): Pro
     if (error.code && PLUGIN_REFUSALS.has(error.code)) {
       throw new ApiError(
         'csrf_token_invalid',
-        `This request needs the dashboard's CSRF token in the ${CSRF_HEADER} header (GET /account/api/session gives it).`,
+        `This request needs the dashboard's CSRF token in the ${CSRF_HEADER} header (GET /account/api/session gives it, a new one after sign-in).`,
       );
     }
     throw error;

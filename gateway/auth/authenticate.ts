@@ -40,7 +40,8 @@ export async function authenticate(
     plan: string;
     disabled: boolean;
   }>(
-    `SELECT k.id, k.account_id, k.mode, k.revoked_at IS NOT NULL AS revoked, a.plan, a.disabled_at IS NOT NULL AS disabled
+    `SELECT k.id, k.account_id, k.mode, k.revoked_at IS NOT NULL AS revoked, a.plan,
+            a.disabled_at IS NOT NULL AS disabled
      FROM api_keys k JOIN accounts a ON a.id = k.account_id
      WHERE k.hash = $1`,
     [hash],

@@ -17,11 +17,11 @@ const RELISTEN_MS = 1_000;
  * the key lookup: at 1,500 accounts a request it was one of the four statements a REST call sent.
  *
  * Only valid keys are kept: an unknown, revoked or malformed key is looked up every time, so every 401 still
- * costs the same single lookup. A change that could refuse a kept key (a revocation, a plan change, a deleted
- * key or account, by any process or by hand) fires the credentials migration's trigger, whose notice makes
- * every gateway forget every kept key; the process that revokes a key also forgets them before it answers. The
- * cache is used only while this process is listening: before its LISTEN succeeds, and from the moment that
- * connection fails until it listens again, every call is looked up as before.
+ * costs the same single lookup. A change that could refuse a kept key (a revocation, a plan change, a disabled
+ * account, a deleted key or account, by any process or by hand) fires the credentials migrations' trigger,
+ * whose notice makes every gateway forget every kept key; the process that revokes a key also forgets them
+ * before it answers. The cache is used only while this process is listening: before its LISTEN succeeds, and
+ * from the moment that connection fails until it listens again, every call is looked up as before.
  */
 export interface CredentialCache {
   get(hash: string): Viewer | undefined;

@@ -1,4 +1,4 @@
-import { SignJWT } from 'jose';
+import { SignJWT, decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount, createApiKey } from '../../gateway/auth/api-keys.ts';
 import { GRANTS } from '../../gateway/auth/grants.ts';
@@ -137,18 +137,21 @@ describe('credentials act only within their grant', () => {
     expect(login.body.details).toEqual({ remember: 'is not a parameter of this endpoint' });
   });
 
-  it('refuses session tokens that are unsigned, of another algorithm, or without exp, iat or sub', async () => {
+  it('refuses session tokens that are unsigned, of another algorithm, or without exp, iat, sub or jti', async () => {
     const kid = JSON.parse(Buffer.from(session.split('.')[0]!, 'base64url').toString()).kid as string;
     const secret = new TextEncoder().encode(SECRET);
     const now = Math.floor(Date.now() / 1000);
     const base64 = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
-    const claims = { sub: accountId, iss: 'data-graph', iat: now, exp: now + 600 };
+    // The live session of `session`: each token below names it, so each refusal is about what was changed.
+    const jti = decodeJwt(session).jti!;
+    const claims = { sub: accountId, jti, iss: 'data-graph', iat: now, exp: now + 600 };
     const tokens = {
       unsigned: `${base64({ alg: 'none', typ: 'JWT' })}.${base64(claims)}.`,
       noneWithSignature: `${base64({ alg: 'none', kid })}.${base64(claims)}.c2lnbmF0dXJl`,
       hs512: await new SignJWT({})
         .setProtectedHeader({ alg: 'HS512', kid })
         .setSubject(accountId)
+        .setJti(jti)
         .setIssuer('data-graph')
         .setIssuedAt()
         .setExpirationTime(now + 600)
@@ -156,17 +159,20 @@ describe('credentials act only within their grant', () => {
       noExp: await new SignJWT({})
         .setProtectedHeader({ alg: 'HS256', kid })
         .setSubject(accountId)
+        .setJti(jti)
         .setIssuer('data-graph')
         .setIssuedAt()
         .sign(secret),
       noIat: await new SignJWT({})
         .setProtectedHeader({ alg: 'HS256', kid })
         .setSubject(accountId)
+        .setJti(jti)
         .setIssuer('data-graph')
         .setExpirationTime(now + 600)
         .sign(secret),
       noSub: await new SignJWT({})
         .setProtectedHeader({ alg: 'HS256', kid })
+        .setJti(jti)
         .setIssuer('data-graph')
         .setIssuedAt()
         .setExpirationTime(now + 600)
@@ -174,8 +180,16 @@ describe('credentials act only within their grant', () => {
       tooOld: await new SignJWT({})
         .setProtectedHeader({ alg: 'HS256', kid })
         .setSubject(accountId)
+        .setJti(jti)
         .setIssuer('data-graph')
         .setIssuedAt(now - 3600)
+        .setExpirationTime(now + 600)
+        .sign(secret),
+      noJti: await new SignJWT({})
+        .setProtectedHeader({ alg: 'HS256', kid })
+        .setSubject(accountId)
+        .setIssuer('data-graph')
+        .setIssuedAt()
         .setExpirationTime(now + 600)
         .sign(secret),
     };
@@ -188,6 +202,7 @@ describe('credentials act only within their grant', () => {
     const good = await new SignJWT({})
       .setProtectedHeader({ alg: 'HS256', kid })
       .setSubject(accountId)
+      .setJti(jti)
       .setIssuer('data-graph')
       .setIssuedAt()
       .setExpirationTime(now + 600)
