@@ -1,4 +1,7 @@
+import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSessionTokens } from '../../gateway/auth/sessions.ts';
+import { createServer } from '../../gateway/server.ts';
 import { adminTool } from '../../scripts/commands/admin-tool.ts';
 import type { PreparedCommand } from '../../scripts/commands/tool.ts';
 import { DashboardClient, accountWithPassword } from '../account/dashboard-client.ts';
@@ -16,11 +19,27 @@ const DISABLED = {
   message: 'This account is disabled; its keys and sign-in are refused. Ask the operator of this service.',
 };
 
+/** Every gateway of a deployment holds the same JWT_SECRETS; here two gateways share one database. */
+const tokens = createSessionTokens({ secrets: ['t'.repeat(32)], ttlSeconds: 600 });
+
 let service: TestService;
+let other: FastifyInstance;
+let otherUrl: string;
 beforeAll(async () => {
-  service = await startTestService({ sandboxScale: 0 });
+  service = await startTestService({ sandboxScale: 0, server: { sessions: tokens } });
+  other = await createServer({ databases: service.databases, sessions: tokens });
+  await other.listen({ port: 0, host: '127.0.0.1' });
+  const address = other.server.address();
+  otherUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
 });
-afterAll(() => service?.stop());
+afterAll(async () => {
+  await other?.close();
+  await service?.stop();
+});
+
+/** A call to the second gateway, which learns of every change only through the shared database. */
+const onOther = async (path: string, credential: string) =>
+  (await fetch(`${otherUrl}${path}`, { headers: { authorization: `Bearer ${credential}` } })).status;
 
 /** Runs an admin command as scripts/admin.ts or the server's admin socket does; returns its JSON line. */
 async function admin(...argv: string[]): Promise<Record<string, string>> {
@@ -83,6 +102,22 @@ describe('disabling an account', () => {
     expect((await service.request('GET', '/api/keys', { key: token })).status).toBe(401);
     await browser.signIn(email, password);
     expect((await browser.call('GET', '/account/api/keys')).status).toBe(200);
+  });
+
+  it('is refused by every gateway of the database, keys kept in memory and session tokens alike', async () => {
+    const email = 'elsewhere@example.com';
+    const account = await accountWithPassword(service, email, password, 'professional');
+    const token = (await service.request('POST', '/api/auth/login', { body: { email, password } })).body.token;
+    const key = (await service.request('POST', '/api/keys', { key: token, body: { mode: 'live' } })).body.key;
+    expect(await onOther('/api/keys', token)).toBe(200);
+    expect(await onOther('/api/signals', key)).toBe(200);
+
+    await admin('disable-account', '--account', account.id);
+    expect(await onOther('/api/keys', token)).toBe(401);
+    await eventually(() => onOther('/api/signals', key), 403);
+    await admin('enable-account', '--account', account.id);
+    await eventually(() => onOther('/api/signals', key), 200);
+    expect(await onOther('/api/keys', token)).toBe(401);
   });
 
   it('keeps the first disabling time when disabled twice', async () => {
