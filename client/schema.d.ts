@@ -1585,10 +1585,13 @@ export interface operations {
                         success: true;
                         data: components["schemas"]["SearchHit"][];
                         pagination: {
+                            /** @description The page returned, from 1. */
                             page: number;
+                            /** @description Items per page: the size asked for, or the default. */
                             per_page: number;
                             /** @description Exact up to 10,000 matches (EXACT_TOTAL_LIMIT); above that an estimate and `totalIsEstimate` is true. */
                             total: number;
+                            /** @description Pages in the whole list at this page size: `total` divided by the page size, rounded up. */
                             total_pages: number;
                             /** @description True when `total` and `totalPages` are not exact: past 10,000 matches the planner’s estimate (search: a lower bound). */
                             total_is_estimate: boolean;
@@ -1678,12 +1681,16 @@ export interface operations {
                         success: true;
                         /** @constant */
                         vertical: "b2b";
+                        /** @description The items of this page, in the list’s order. */
                         data: components["schemas"]["Company"][];
                         pagination: {
+                            /** @description The page returned, from 1. */
                             page: number;
+                            /** @description Items per page: the size asked for, or the default. */
                             per_page: number;
                             /** @description Exact up to 10,000 matches (EXACT_TOTAL_LIMIT); above that an estimate and `totalIsEstimate` is true. */
                             total: number;
+                            /** @description Pages in the whole list at this page size: `total` divided by the page size, rounded up. */
                             total_pages: number;
                             /** @description True when `total` and `totalPages` are not exact: past 10,000 matches the planner’s estimate (search: a lower bound). */
                             total_is_estimate: boolean;
@@ -1833,12 +1840,16 @@ export interface operations {
                         success: true;
                         /** @constant */
                         vertical: "b2b";
+                        /** @description The items of this page, in the list’s order. */
                         data: components["schemas"]["Contact"][];
                         pagination: {
+                            /** @description The page returned, from 1. */
                             page: number;
+                            /** @description Items per page: the size asked for, or the default. */
                             per_page: number;
                             /** @description Exact up to 10,000 matches (EXACT_TOTAL_LIMIT); above that an estimate and `totalIsEstimate` is true. */
                             total: number;
+                            /** @description Pages in the whole list at this page size: `total` divided by the page size, rounded up. */
                             total_pages: number;
                             /** @description True when `total` and `totalPages` are not exact: past 10,000 matches the planner’s estimate (search: a lower bound). */
                             total_is_estimate: boolean;
@@ -2012,12 +2023,16 @@ export interface operations {
                         success: true;
                         /** @constant */
                         vertical: "realestate";
+                        /** @description The items of this page, in the list’s order. */
                         data: components["schemas"]["Property"][];
                         pagination: {
+                            /** @description The page returned, from 1. */
                             page: number;
+                            /** @description Items per page: the size asked for, or the default. */
                             per_page: number;
                             /** @description Exact up to 10,000 matches (EXACT_TOTAL_LIMIT); above that an estimate and `totalIsEstimate` is true. */
                             total: number;
+                            /** @description Pages in the whole list at this page size: `total` divided by the page size, rounded up. */
                             total_pages: number;
                             /** @description True when `total` and `totalPages` are not exact: past 10,000 matches the planner’s estimate (search: a lower bound). */
                             total_is_estimate: boolean;
@@ -2181,12 +2196,16 @@ export interface operations {
                         success: true;
                         /** @constant */
                         vertical: "realestate";
+                        /** @description The items of this page, in the list’s order. */
                         data: components["schemas"]["Owner"][];
                         pagination: {
+                            /** @description The page returned, from 1. */
                             page: number;
+                            /** @description Items per page: the size asked for, or the default. */
                             per_page: number;
                             /** @description Exact up to 10,000 matches (EXACT_TOTAL_LIMIT); above that an estimate and `totalIsEstimate` is true. */
                             total: number;
+                            /** @description Pages in the whole list at this page size: `total` divided by the page size, rounded up. */
                             total_pages: number;
                             /** @description True when `total` and `totalPages` are not exact: past 10,000 matches the planner’s estimate (search: a lower bound). */
                             total_is_estimate: boolean;
@@ -2354,12 +2373,16 @@ export interface operations {
                         success: true;
                         /** @constant */
                         vertical: "legal";
+                        /** @description The items of this page, in the list’s order. */
                         data: components["schemas"]["Attorney"][];
                         pagination: {
+                            /** @description The page returned, from 1. */
                             page: number;
+                            /** @description Items per page: the size asked for, or the default. */
                             per_page: number;
                             /** @description Exact up to 10,000 matches (EXACT_TOTAL_LIMIT); above that an estimate and `totalIsEstimate` is true. */
                             total: number;
+                            /** @description Pages in the whole list at this page size: `total` divided by the page size, rounded up. */
                             total_pages: number;
                             /** @description True when `total` and `totalPages` are not exact: past 10,000 matches the planner’s estimate (search: a lower bound). */
                             total_is_estimate: boolean;
@@ -2535,12 +2558,16 @@ export interface operations {
                         success: true;
                         /** @constant */
                         vertical: "legal";
+                        /** @description The items of this page, in the list’s order. */
                         data: components["schemas"]["Firm"][];
                         pagination: {
+                            /** @description The page returned, from 1. */
                             page: number;
+                            /** @description Items per page: the size asked for, or the default. */
                             per_page: number;
                             /** @description Exact up to 10,000 matches (EXACT_TOTAL_LIMIT); above that an estimate and `totalIsEstimate` is true. */
                             total: number;
+                            /** @description Pages in the whole list at this page size: `total` divided by the page size, rounded up. */
                             total_pages: number;
                             /** @description True when `total` and `totalPages` are not exact: past 10,000 matches the planner’s estimate (search: a lower bound). */
                             total_is_estimate: boolean;
@@ -2686,12 +2713,16 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
+                        /** @description The items of this page, in the list’s order. */
                         data: components["schemas"]["Lead"][];
                         pagination: {
+                            /** @description The page returned, from 1. */
                             page: number;
+                            /** @description Items per page: the size asked for, or the default. */
                             per_page: number;
                             /** @description Exact up to 10,000 matches (EXACT_TOTAL_LIMIT); above that an estimate and `totalIsEstimate` is true. */
                             total: number;
+                            /** @description Pages in the whole list at this page size: `total` divided by the page size, rounded up. */
                             total_pages: number;
                             /** @description True when `total` and `totalPages` are not exact: past 10,000 matches the planner’s estimate (search: a lower bound). */
                             total_is_estimate: boolean;
@@ -3134,12 +3165,16 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
+                        /** @description The items of this page, in the list’s order. */
                         data: components["schemas"]["ReportJob"][];
                         pagination: {
+                            /** @description The page returned, from 1. */
                             page: number;
+                            /** @description Items per page: the size asked for, or the default. */
                             per_page: number;
                             /** @description Exact up to 10,000 matches (EXACT_TOTAL_LIMIT); above that an estimate and `totalIsEstimate` is true. */
                             total: number;
+                            /** @description Pages in the whole list at this page size: `total` divided by the page size, rounded up. */
                             total_pages: number;
                             /** @description True when `total` and `totalPages` are not exact: past 10,000 matches the planner’s estimate (search: a lower bound). */
                             total_is_estimate: boolean;
@@ -3282,10 +3317,13 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
+                        /** @description The items of this page, in the list’s order. */
                         signals: components["schemas"]["Signal"][];
                         /** @description Exact up to 10,000 matches (EXACT_TOTAL_LIMIT); above that an estimate and `totalIsEstimate` is true. */
                         total: number;
+                        /** @description The page returned, from 1. */
                         page: number;
+                        /** @description Pages in the whole list at this page size: `total` divided by the page size, rounded up. */
                         pages: number;
                         /** @description True when `total` and `totalPages` are not exact: past 10,000 matches the planner’s estimate (search: a lower bound). */
                         total_is_estimate: boolean;
@@ -3366,10 +3404,13 @@ export interface operations {
                      */
                     "application/json": {
                         ticker: string;
+                        /** @description The items of this page, in the list’s order. */
                         signals: components["schemas"]["Signal"][];
                         /** @description Exact up to 10,000 matches (EXACT_TOTAL_LIMIT); above that an estimate and `totalIsEstimate` is true. */
                         total: number;
+                        /** @description The page returned, from 1. */
                         page: number;
+                        /** @description Pages in the whole list at this page size: `total` divided by the page size, rounded up. */
                         pages: number;
                         /** @description True when `total` and `totalPages` are not exact: past 10,000 matches the planner’s estimate (search: a lower bound). */
                         total_is_estimate: boolean;
@@ -3605,10 +3646,13 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
+                        /** @description The items of this page, in the list’s order. */
                         trades: components["schemas"]["CongressionalTrade"][];
                         /** @description Exact up to 10,000 matches (EXACT_TOTAL_LIMIT); above that an estimate and `totalIsEstimate` is true. */
                         total: number;
+                        /** @description The page returned, from 1. */
                         page: number;
+                        /** @description Pages in the whole list at this page size: `total` divided by the page size, rounded up. */
                         pages: number;
                         /** @description True when `total` and `totalPages` are not exact: past 10,000 matches the planner’s estimate (search: a lower bound). */
                         total_is_estimate: boolean;
@@ -3716,10 +3760,13 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
+                        /** @description The items of this page, in the list’s order. */
                         trades: components["schemas"]["InsiderTrade"][];
                         /** @description Exact up to 10,000 matches (EXACT_TOTAL_LIMIT); above that an estimate and `totalIsEstimate` is true. */
                         total: number;
+                        /** @description The page returned, from 1. */
                         page: number;
+                        /** @description Pages in the whole list at this page size: `total` divided by the page size, rounded up. */
                         pages: number;
                         /** @description True when `total` and `totalPages` are not exact: past 10,000 matches the planner’s estimate (search: a lower bound). */
                         total_is_estimate: boolean;
@@ -4157,7 +4204,9 @@ export interface operations {
                         count: number;
                         /** @description Exact up to 10,000 matches (EXACT_TOTAL_LIMIT); above that an estimate and `totalIsEstimate` is true. */
                         total: number;
+                        /** @description The page returned, from 1. */
                         page: number;
+                        /** @description Pages in the whole list at this page size: `total` divided by the page size, rounded up. */
                         pages: number;
                         /** @description True when `total` and `totalPages` are not exact: past 10,000 matches the planner’s estimate (search: a lower bound). */
                         total_is_estimate: boolean;
@@ -4502,7 +4551,9 @@ export interface operations {
                         briefings: components["schemas"]["BriefingSummary"][];
                         /** @description Exact up to 10,000 matches (EXACT_TOTAL_LIMIT); above that an estimate and `totalIsEstimate` is true. */
                         total: number;
+                        /** @description The page returned, from 1. */
                         page: number;
+                        /** @description Pages in the whole list at this page size: `total` divided by the page size, rounded up. */
                         pages: number;
                         /** @description True when `total` and `totalPages` are not exact: past 10,000 matches the planner’s estimate (search: a lower bound). */
                         total_is_estimate: boolean;
@@ -5193,10 +5244,13 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
+                        /** @description The items of this page, in the list’s order. */
                         deliveries: components["schemas"]["WebhookDelivery"][];
                         /** @description Exact up to 10,000 matches (EXACT_TOTAL_LIMIT); above that an estimate and `totalIsEstimate` is true. */
                         total: number;
+                        /** @description The page returned, from 1. */
                         page: number;
+                        /** @description Pages in the whole list at this page size: `total` divided by the page size, rounded up. */
                         pages: number;
                         /** @description True when `total` and `totalPages` are not exact: past 10,000 matches the planner’s estimate (search: a lower bound). */
                         total_is_estimate: boolean;
