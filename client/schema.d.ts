@@ -795,155 +795,285 @@ export interface components {
             redirect?: string;
         };
         SearchHit: {
-            /** @enum {string} */
+            /**
+             * @description The vertical of the record.
+             * @enum {string}
+             */
             vertical: "b2b" | "realestate" | "legal";
             /** @description company, contact, property, owner, attorney, firm. */
             type: string;
+            /** @description API id of the record, e.g. `b2b_12`. */
             id: string;
+            /** @description What matched: a name, or a property’s address. */
             title: string;
+            /** @description Context for display, such as industry and place. */
             subtitle: string;
             /** @description Relevance, higher first. */
             score: number;
         };
         Company: {
+            /** @description The company’s API id, `b2b_<n>`. */
             id: string;
+            /** @description The company’s name (REST `company`). */
             company: string;
             /** @description Display name of the industry. */
             industry: string | null;
             /** @description Formatted, e.g. $12.5M. */
             revenue: string | null;
+            /** @description Number of employees. */
             employees: number | null;
+            /** @description Two-letter US state code of its headquarters. */
             state: string | null;
+            /** @description Full name of its top decision maker (REST `decision_maker`). */
             decision_maker: string | null;
+            /** @description Job title of the decision maker (REST `title`). */
             title: string | null;
+            /** @description E-mail address of the decision maker (REST `email`). */
             email: string | null;
+            /** @description Lead score from 0 to 100; 0 when no one has scored it. */
             ai_score: number;
         };
         Contact: {
+            /** @description The contact’s API id, `contact_<n>`. */
             id: string;
+            /** @description API id of the contact’s company, `b2b_<n>`. */
             company_id: string;
+            /** @description Full name: first and last name. */
             name: string;
+            /** @description Job title. */
             title: string;
-            /** @enum {string} */
+            /**
+             * @description How senior the contact is.
+             * @enum {string}
+             */
             seniority: "c_level" | "vp" | "director" | "manager" | "staff";
+            /** @description Department as a lower-case token, e.g. sales. */
             department: string;
+            /** @description Work e-mail address. */
             email: string;
+            /** @description Whether the e-mail address has been verified. */
             email_verified: boolean;
+            /** @description Phone number. */
             phone: string;
+            /** @description Address of the contact’s LinkedIn profile. */
             linkedin_url: string;
         };
         Property: {
+            /** @description The property’s API id, `prop_<n>`. */
             id: string;
+            /** @description Street address. */
             address: string;
+            /** @description City. */
             city: string;
+            /** @description Two-letter US state code. */
             state: string;
+            /** @description Five-digit ZIP code. */
             zip: string;
+            /** @description County. */
             county: string;
-            /** @enum {string} */
+            /**
+             * @description The kind of property.
+             * @enum {string}
+             */
             property_type: "single_family" | "condo" | "townhouse" | "multi_family" | "land" | "commercial";
+            /** @description Number of bedrooms; null for land. */
             bedrooms: number | null;
+            /** @description Number of bathrooms (2.5: a half bath). */
             bathrooms: number | null;
+            /** @description Living area in square feet. */
             sqft: number | null;
+            /** @description Year the building was built. */
             year_built: number | null;
+            /** @description Estimated market value in USD. */
             estimated_value: number;
+            /** @description Outstanding mortgage balance in USD. */
             mortgage_balance: number;
             /** @description Equity as a percent of the estimated value. */
             equity_pct: number;
-            /** Format: date */
+            /**
+             * Format: date
+             * @description Date of the last sale; null when it never sold.
+             */
             last_sale_date: string | null;
+            /** @description Price of the last sale in USD. */
             last_sale_price: number | null;
+            /** @description API id of the owner, `owner_<n>`. */
             owner_id: string;
+            /** @description The owner’s name. */
             owner_name: string;
+            /** @description Whether the owner’s mailing address is in another state. */
             absentee_owner: boolean;
         };
         Owner: {
+            /** @description The owner’s API id, `owner_<n>`. */
             id: string;
+            /** @description The owner’s name: a person’s or an entity’s. */
             name: string;
-            /** @enum {string} */
+            /**
+             * @description The owner’s legal form.
+             * @enum {string}
+             */
             owner_type: "individual" | "llc" | "trust" | "corporation";
+            /** @description Street of the mailing address. */
             mailing_address: string;
+            /** @description City of the mailing address. */
             mailing_city: string;
+            /** @description Two-letter state code of the mailing address. */
             mailing_state: string;
+            /** @description Five-digit ZIP code of the mailing address. */
             mailing_zip: string;
+            /** @description Phone number. */
             phone: string;
+            /** @description E-mail address. */
             email: string;
+            /** @description Number of properties the owner has. */
             properties_count: number;
+            /** @description Sum of the estimated values of the owner’s properties, in USD. */
             portfolio_value: number;
             /** @description Owns at least one property outside the mailing state. */
             absentee: boolean;
         };
         Attorney: {
+            /** @description The attorney’s API id, `atty_<n>`. */
             id: string;
+            /** @description Full name: first and last name. */
             name: string;
+            /** @description API id of the attorney’s firm, `firm_<n>`; null for a solo practitioner. */
             firm_id: string | null;
+            /** @description Name of the attorney’s firm; null for a solo practitioner. */
             firm_name: string | null;
+            /** @description Practice areas, e.g. Personal Injury. */
             practice_areas: string[];
+            /** @description Two-letter US state code where the attorney practises. */
             state: string;
+            /** @description City of practice. */
             city: string;
+            /** @description The attorney’s number with the state bar. */
             bar_number: string;
-            /** @enum {string} */
+            /**
+             * @description Standing with the state bar.
+             * @enum {string}
+             */
             bar_status: "active" | "inactive" | "suspended";
+            /** @description Whether the bar admission has been verified. */
             bar_verified: boolean;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the bar admission was verified; null when it has not been.
+             */
             verified_at: string | null;
+            /** @description Year of admission to the bar. */
             admitted_year: number;
+            /** @description E-mail address. */
             email: string;
+            /** @description Phone number. */
             phone: string;
         };
         Attorney2: {
+            /** @description The attorney’s API id, `atty_<n>`. */
             id: string;
+            /** @description Full name: first and last name. */
             name: string;
         };
         Firm: {
+            /** @description The firm’s API id, `firm_<n>`. */
             id: string;
+            /** @description The firm’s name. */
             name: string;
+            /** @description City of the headquarters. */
             hq_city: string;
+            /** @description Two-letter US state code of the headquarters. */
             hq_state: string;
             /** @description Attorneys at the firm. */
             size: number;
+            /** @description Practice areas, e.g. Personal Injury. */
             practice_areas: string[];
             /** @description The firm’s partners. */
             partners: components["schemas"]["Attorney2"][];
+            /** @description The firm’s website address. */
             website: string;
+            /** @description Year the firm was founded. */
             founded_year: number;
         };
         Lead: {
+            /** @description The lead’s API id, `lead_<n>`. */
             id: string;
+            /** @description API id of the saved record, e.g. `b2b_12` or `prop_7`. */
             record_id: string;
+            /** @description Kind of the saved record: company, contact, property, owner, attorney or firm. */
             record_type: string;
-            /** @enum {string} */
+            /**
+             * @description The vertical of the saved record.
+             * @enum {string}
+             */
             vertical: "b2b" | "realestate" | "legal";
-            /** @enum {string} */
+            /**
+             * @description Where the lead is in its lifecycle.
+             * @enum {string}
+             */
             status: "new" | "contacted" | "qualified" | "converted" | "disqualified";
+            /** @description The caller’s notes, up to 2,000 characters. */
             notes: string | null;
+            /** @description The caller’s tags, up to 20 of 1-40 characters each. */
             tags: string[];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the lead was saved.
+             */
             created_at: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the lead last changed.
+             */
             updated_at: string;
         };
         ReportJob: {
+            /** @description The report’s API id, `rpt_<n>`. */
             id: string;
-            /** @enum {string} */
+            /**
+             * @description Where the job is.
+             * @enum {string}
+             */
             status: "queued" | "processing" | "completed" | "failed";
-            /** @enum {string} */
+            /**
+             * @description The vertical of the exported records.
+             * @enum {string}
+             */
             vertical: "b2b" | "realestate" | "legal";
-            /** @enum {string} */
+            /**
+             * @description The record type exported.
+             * @enum {string}
+             */
             record_type: "companies" | "contacts" | "properties" | "owners" | "attorneys" | "firms";
-            /** @enum {string} */
+            /**
+             * @description The file format.
+             * @enum {string}
+             */
             format: "csv" | "json";
+            /** @description The record fields exported (REST names); empty for all. */
             fields: string[];
             /** @description The filters as given (REST parameter names). */
             filters: unknown;
             /** @description Percent of the rows written. */
             progress: number;
+            /** @description Rows written so far; all of them once completed. */
             row_count: number;
+            /** @description Why the job failed; null unless it did. */
             error: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the job was queued.
+             */
             created_at: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When a worker started it; null while queued.
+             */
             started_at: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it completed or failed; null before.
+             */
             completed_at: string | null;
             /** @description Where the finished file streams from (null until completed). */
             download_url: string | null;
@@ -1583,6 +1713,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
+                        /** @description The hits of this page, most relevant first. */
                         data: components["schemas"]["SearchHit"][];
                         pagination: {
                             /** @description The page returned, from 1. */
@@ -1753,6 +1884,7 @@ export interface operations {
                         success: true;
                         /** @constant */
                         vertical: "b2b";
+                        /** @description One company by its id; null when there is none. */
                         data: components["schemas"]["Company"] | null;
                     };
                 };
@@ -1912,6 +2044,7 @@ export interface operations {
                         success: true;
                         /** @constant */
                         vertical: "b2b";
+                        /** @description One contact by its id; null when there is none. */
                         data: components["schemas"]["Contact"] | null;
                     };
                 };
@@ -2104,6 +2237,7 @@ export interface operations {
                         success: true;
                         /** @constant */
                         vertical: "realestate";
+                        /** @description One property by its id; null when there is none. */
                         data: components["schemas"]["Property"] | null;
                     };
                 };
@@ -2270,6 +2404,7 @@ export interface operations {
                         success: true;
                         /** @constant */
                         vertical: "realestate";
+                        /** @description One owner by its id; null when there is none. */
                         data: components["schemas"]["Owner"] | null;
                     };
                 };
@@ -2452,6 +2587,7 @@ export interface operations {
                         success: true;
                         /** @constant */
                         vertical: "legal";
+                        /** @description One attorney by its id; null when there is none. */
                         data: components["schemas"]["Attorney"] | null;
                     };
                 };
@@ -2641,6 +2777,7 @@ export interface operations {
                         success: true;
                         /** @constant */
                         vertical: "legal";
+                        /** @description One firm by its id; null when there is none. */
                         data: components["schemas"]["Firm"] | null;
                     };
                 };
@@ -2789,6 +2926,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
+                        /** @description The lead: new, or the one already saved for the record. */
                         data: components["schemas"]["Lead"];
                     };
                 };
@@ -2827,6 +2965,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
+                        /** @description The lead: new, or the one already saved for the record. */
                         data: components["schemas"]["Lead"];
                     };
                 };
@@ -2885,6 +3024,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
+                        /** @description One of the caller’s leads by its id; null when the caller has no such lead. */
                         data: components["schemas"]["Lead"] | null;
                     };
                 };
@@ -3238,6 +3378,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
+                        /** @description One of the caller’s report jobs by its id; null when the caller has no such job. */
                         data: components["schemas"]["ReportJob"] | null;
                     };
                 };
