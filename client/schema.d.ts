@@ -1079,85 +1079,146 @@ export interface components {
             download_url: string | null;
         };
         Signal: {
+            /** @description The signal’s id, a UUID. */
             id: string;
+            /** @description The ticker the signal is about. */
             ticker: string;
+            /** @description The company’s name. */
             company_name: string;
-            /** @enum {string} */
+            /**
+             * @description What the signal was derived from.
+             * @enum {string}
+             */
             signal_type: "sec_filing" | "insider_buy" | "insider_sell" | "earnings_preview" | "macro";
+            /** @description The form it came from, e.g. 8-K or 4. */
             filing_type: string;
+            /** @description A one-paragraph summary of what happened. */
             ai_summary: string;
             /** @description 0-100. */
             materiality_score: number;
-            /** @enum {string} */
+            /**
+             * @description Which way the signal points.
+             * @enum {string}
+             */
             sentiment: "BULLISH" | "BEARISH" | "NEUTRAL";
+            /** @description Flagged for immediate attention (imported: materiality 80 or more). */
             urgent: boolean;
+            /** @description Address of the source document. */
             source_url: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the signal was recorded; plan history limits count back from it.
+             */
             created_at: string;
         };
         YieldCurvePoint: {
+            /** @description Maturity in months (3, 24, 120, …). */
             tenor_months: number;
             /** @description Percent. */
             rate_pct: number;
         };
         YieldCurve: {
-            /** Format: date */
+            /**
+             * Format: date
+             * @description The day of the curve.
+             */
             date: string;
+            /** @description 3-month yield in percent; null if not stored. */
             y3m: number | null;
+            /** @description 2-year yield in percent; null if not stored. */
             y2: number | null;
+            /** @description 5-year yield in percent; null if not stored. */
             y5: number | null;
+            /** @description 10-year yield in percent; null if not stored. */
             y10: number | null;
+            /** @description 30-year yield in percent; null if not stored. */
             y30: number | null;
             /** @description y10 - y2 in percentage points. */
             spread_2_10: number | null;
             /** @description The 2-year yields more than the 10-year. */
             inverted: boolean;
+            /** @description Every stored maturity, shortest first. */
             points: components["schemas"]["YieldCurvePoint"][];
         };
         MacroIndicator: {
+            /** @description The FRED series id, e.g. UNRATE. */
             series_id: string;
+            /** @description The series’ name; its id when the service does not know it. */
             name: string;
+            /** @description The unit of `value`, e.g. percent; null for an unknown series. */
             unit: string | null;
+            /** @description The latest observation, in `unit`. */
             value: number;
-            /** Format: date */
+            /**
+             * Format: date
+             * @description The date of `value`.
+             */
             date: string;
+            /** @description The observation before it; null with one. */
             previous_value: number | null;
-            /** Format: date */
+            /**
+             * Format: date
+             * @description The date of `previousValue`; null with one observation.
+             */
             previous_date: string | null;
             /** @description value - previousValue. */
             change: number | null;
         };
         CongressionalTrade: {
+            /** @description The trade’s id, a UUID. */
             id: string;
             /** @description <first> <last> */
             member_name: string;
+            /** @description Bioguide id of the member; null when the filer could not be matched to one. */
             bioguide_id: string | null;
-            /** @enum {string|null} */
+            /**
+             * @description The member’s party; null when not matched.
+             * @enum {string|null}
+             */
             party: "D" | "R" | "I" | null;
-            /** @enum {string} */
+            /**
+             * @description The chamber the disclosure was filed with.
+             * @enum {string}
+             */
             chamber: "house" | "senate";
+            /** @description The traded ticker; null when none was disclosed. */
             ticker: string | null;
+            /** @description The asset as disclosed. */
             asset_description: string;
+            /** @description stock, option, bond, fund or other. */
             asset_type: string;
             /** @description An option trade’s contract as disclosed (call/put, strike, expiry); null for other assets. */
             option_detail: string | null;
-            /** @enum {string} */
+            /**
+             * @description What the trade did.
+             * @enum {string}
+             */
             trade_type: "purchase" | "sale" | "sale_partial" | "exchange";
             /** @description self, spouse, joint or dependent. */
             owner: string;
             /** @description The disclosure bucket as filed, e.g. $1,001 - $15,000. */
             amount_range: string;
+            /** @description Lower bound of the bucket in USD, parsed from `amountRange`. */
             amount_low: number | null;
-            /** @description Null for an open-ended bucket (Over $50,000,000). */
+            /** @description Upper bound of the bucket in USD; null for an open-ended one (Over $50,000,000). */
             amount_high: number | null;
-            /** Format: date */
+            /**
+             * Format: date
+             * @description The day of the trade.
+             */
             trade_date: string;
-            /** Format: date */
+            /**
+             * Format: date
+             * @description The day it was disclosed; null while undisclosed.
+             */
             disclosure_date: string | null;
+            /** @description Days from trade to disclosure; null while undisclosed. */
             disclosure_lag_days: number | null;
             /** @description Disclosed more than 45 days after the trade (the STOCK Act deadline). */
             late: boolean;
+            /** @description The source it was imported from, e.g. house-trades. */
             source: string;
+            /** @description Address of the filed disclosure. */
             filing_url: string | null;
             /** @description The member sits on a committee whose jurisdiction covers the company’s sector or industry (see overlappingCommittees). */
             committee_overlap: boolean;
@@ -1165,59 +1226,90 @@ export interface components {
             overlapping_committees: string[];
         };
         InsiderTrade: {
+            /** @description The transaction’s id, a UUID. */
             id: string;
+            /** @description The issuer’s ticker. */
             ticker: string;
             /** @description The company’s SEC CIK, ten digits. */
             issuer_cik: string;
             /** @description As filed: Last First Middle. */
             insider_name: string;
+            /** @description The insider’s SEC CIK, ten digits. */
             insider_cik: string;
             /** @description Officer title, else Director or 10% Owner. */
             insider_title: string | null;
+            /** @description The security traded, as filed (Common Stock). */
             security_title: string;
             /** @description A Table II row (option, warrant, convertible): its terms are in the option fields. */
             derivative: boolean;
-            /** Format: date */
+            /**
+             * Format: date
+             * @description The day of the transaction.
+             */
             transaction_date: string;
             /** @description Form 4 code: P purchase, S sale, A award, M option exercise, F tax withholding, G gift, … */
             transaction_code: string;
+            /** @description Shares (or derivative units) in the transaction. */
             shares: number;
+            /** @description Price per share in USD; null when none was filed (awards, gifts). */
             price_per_share: number | null;
             /** @description A (acquired) or D (disposed). */
             acquired_disposed: string;
+            /** @description Shares the insider held after the transaction, as filed. */
             shares_owned_after: number | null;
             /** @description False: held indirectly (trust, family). */
             direct_ownership: boolean;
             /** @description Made under a Rule 10b5-1 trading plan. */
             rule_10b5_1: boolean;
+            /** @description The filing’s SEC accession number, 0001234567-26-000123. */
             accession_number: string;
+            /** @description The filing’s EDGAR folder; null for a filing imported without an accession number. */
             filing_url: string | null;
+            /** @description A derivative’s conversion or exercise price in USD; null otherwise. */
             conversion_or_exercise_price: number | null;
             /**
              * Format: date
              * @description Null when the filing states it only in a footnote.
              */
             exercise_date: string | null;
-            /** Format: date */
+            /**
+             * Format: date
+             * @description When a derivative expires; null otherwise.
+             */
             expiration_date: string | null;
+            /** @description The security a derivative converts into; null otherwise. */
             underlying_security_title: string | null;
+            /** @description Shares of the underlying security; null otherwise. */
             underlying_shares: number | null;
         };
         MemberTradeActivity: {
+            /** @description Bioguide id; null when not matched. */
             bioguide_id: string | null;
+            /** @description <first> <last> */
             member_name: string;
-            /** @enum {string|null} */
+            /**
+             * @description The member’s party; null when not matched.
+             * @enum {string|null}
+             */
             party: "D" | "R" | "I" | null;
-            /** @enum {string} */
+            /**
+             * @description The member’s chamber.
+             * @enum {string}
+             */
             chamber: "house" | "senate";
+            /** @description Trades in force in the window. */
             trades: number;
+            /** @description Of them, purchases. */
             purchases: number;
             /** @description Sales and partial sales. */
             sales: number;
         };
         TickerTradeActivity: {
+            /** @description The traded ticker. */
             ticker: string;
+            /** @description Trades in force in the window. */
             trades: number;
+            /** @description Of them, purchases. */
             purchases: number;
             /** @description Sales and partial sales. */
             sales: number;
@@ -1225,29 +1317,42 @@ export interface components {
             members: number;
         };
         CongressionalTradeSummary: {
+            /** @description The window’s length in days. */
             days: number;
             /**
              * Format: date
              * @description First trade date counted.
              */
             from: string;
+            /** @description Trades in force traded in the window. */
             total_trades: number;
+            /** @description The members with the most trades, most first. */
             top_members: components["schemas"]["MemberTradeActivity"][];
+            /** @description The tickers with the most trades, most first. */
             top_tickers: components["schemas"]["TickerTradeActivity"][];
         };
         CompanyProfile: {
+            /** @description The company’s name. */
             companyName: string;
+            /** @description Market sector, e.g. Technology. */
             sector: string;
+            /** @description Industry within the sector. */
             industry: string;
             /** @description US dollars. */
             marketCap: (number | null) | null;
+            /** @description Name of the chief executive. */
             ceo: (string | null) | null;
+            /** @description What the company does, in prose. */
             description: string | null;
+            /** @description The company’s website address. */
             website: (string | null) | null;
+            /** @description Number of employees. */
             employees: (number | null) | null;
+            /** @description Where the company is based. */
             headquarters: (string | null) | null;
             /** @description The founding year as the source writes it ("1902", "2013 (1888)"). */
             founded: (string | null) | null;
+            /** @description The SEC’s Central Index Key of the company. */
             cik: (string | null) | null;
             /**
              * Format: date-time
@@ -1256,7 +1361,7 @@ export interface components {
             updatedAt: string | null;
         };
         Quote: {
-            /** @description The latest daily close. */
+            /** @description The latest daily close, in USD. */
             price: number;
             /** @description US dollars from the previous close to `price`; null with one price. */
             change: number | null;
@@ -1272,16 +1377,26 @@ export interface components {
              * @description The date of `price`.
              */
             date: string;
+            /** @description The daily close before `price`, in USD; null with one price. */
             previousClose: number | null;
-            /** Format: date */
+            /**
+             * Format: date
+             * @description The date of `previousClose`; null with one price.
+             */
             previousDate: string | null;
         };
         TickerSummary: {
+            /** @description Signals within the plan’s history. */
             signals_total: number;
+            /** @description Of them, bullish. */
             signals_bullish: number;
+            /** @description Of them, bearish. */
             signals_bearish: number;
+            /** @description Of them, neutral. */
             signals_neutral: number;
+            /** @description Congressional trades in force with a trade date in the last 90 days. */
             congress_trades: number;
+            /** @description Of them, purchases. */
             congress_buys: number;
             /** @description Sales and partial sales. */
             congress_sells: number;
@@ -1297,6 +1412,7 @@ export interface components {
              * @description Inclusive.
              */
             to: string;
+            /** @description The window’s length in days. */
             days: number;
             /** @description `as_of` when given; else `newest_trade`: the newest trade date in force (today without trades), or `newest_signal`: the newest signal’s day, when the signals end before the trades. */
             basis: string;
@@ -1320,42 +1436,74 @@ export interface components {
             signals: number;
         };
         CongressionalTrade2: {
+            /** @description The trade’s id, a UUID. */
             id: string;
             /** @description <first> <last> */
             member_name: string;
+            /** @description Bioguide id of the member; null when the filer could not be matched to one. */
             bioguide_id: string | null;
-            /** @enum {string|null} */
+            /**
+             * @description The member’s party; null when not matched.
+             * @enum {string|null}
+             */
             party: "D" | "R" | "I" | null;
-            /** @enum {string} */
+            /**
+             * @description The chamber the disclosure was filed with.
+             * @enum {string}
+             */
             chamber: "house" | "senate";
-            /** Format: date */
+            /**
+             * Format: date
+             * @description The day of the trade.
+             */
             trade_date: string;
-            /** Format: date */
+            /**
+             * Format: date
+             * @description The day it was disclosed; null while undisclosed.
+             */
             disclosure_date: string | null;
             /** @description The disclosure bucket as filed, e.g. $1,001 - $15,000. */
             amount_range: string;
+            /** @description Lower bound of the bucket in USD, parsed from `amountRange`. */
             amount_low: number | null;
-            /** @description Null for an open-ended bucket (Over $50,000,000). */
+            /** @description Upper bound of the bucket in USD; null for an open-ended one (Over $50,000,000). */
             amount_high: number | null;
         };
         Signal2: {
+            /** @description The signal’s id, a UUID. */
             id: string;
-            /** @enum {string} */
+            /**
+             * @description What the signal was derived from.
+             * @enum {string}
+             */
             signal_type: "sec_filing" | "insider_buy" | "insider_sell" | "earnings_preview" | "macro";
-            /** @enum {string} */
+            /**
+             * @description Which way the signal points.
+             * @enum {string}
+             */
             sentiment: "BULLISH" | "BEARISH" | "NEUTRAL";
             /** @description 0-100. */
             materiality_score: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the signal was recorded; plan history limits count back from it.
+             */
             created_at: string;
+            /** @description A one-paragraph summary of what happened. */
             ai_summary: string;
         };
         ConvergenceLead: {
+            /** @description The ticker bought and signalled. */
             ticker: string;
+            /** @description The company’s name. */
             company_name: string;
+            /** @description Congressional purchases in force traded in the window. */
             congress_buys: number;
+            /** @description Signals of the ticker in the window. */
             total_signals: number;
+            /** @description Of them, bullish. */
             bullish_signals: number;
+            /** @description Of them, bearish. */
             bearish_signals: number;
             /** @description The purchases’ disclosed buckets, midpoints summed, in dollars (an open bucket counts its floor). */
             purchase_amount: number;
@@ -1363,12 +1511,22 @@ export interface components {
             congress_members: string[];
             /** @description 0-100, one decimal: a logistic curve of the breakdown’s points. */
             score: number;
+            /** @description The points the score is made of. */
             score_breakdown: components["schemas"]["ConvergenceScoreBreakdown"];
-            /** Format: date */
+            /**
+             * Format: date
+             * @description Trade date of the window’s first purchase.
+             */
             first_purchase_date: string;
-            /** Format: date */
+            /**
+             * Format: date
+             * @description Trade date of the window’s last purchase.
+             */
             last_purchase_date: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the newest counted signal was recorded.
+             */
             last_signal_at: string;
             /** @description The evidence: the 10 newest purchases (congressBuys counts them all). */
             purchases?: components["schemas"]["CongressionalTrade2"][];
@@ -1376,32 +1534,52 @@ export interface components {
             signals?: components["schemas"]["Signal2"][];
         };
         WatchlistEntry: {
+            /** @description The ticker in its stored form, upper case (`BRK-B`). */
             ticker: string;
+            /** @description The company’s name, as given or looked up when added. */
             company_name: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the ticker was added.
+             */
             added_at: string;
+            /** @description The latest stored daily close; null without prices. */
             quote: components["schemas"]["Quote"] | null;
+            /** @description The newest signal within the plan’s history; null when there is none. */
             latest_signal: components["schemas"]["Signal"] | null;
+            /** @description The newest congressional trade in force; null when there is none. */
             latest_congressional_trade: components["schemas"]["CongressionalTrade"] | null;
         };
         RemoveWatchlistEntryPayload: {
+            /** @description The ticker in its stored form. */
             ticker: string;
+            /** @description Always true: a ticker not on the watchlist is not_found. */
             removed: boolean;
         };
         CompanyProfile2: {
+            /** @description The ticker in its stored form, upper case (`BRK-B`). */
             ticker: string;
+            /** @description The company’s name. */
             company_name: string;
+            /** @description Market sector, e.g. Technology. */
             sector: string;
+            /** @description Industry within the sector. */
             industry: string;
             /** @description US dollars. */
             market_cap: number | null;
+            /** @description Name of the chief executive. */
             ceo: string | null;
+            /** @description What the company does, in prose. */
             description: string;
+            /** @description The company’s website address. */
             website: string | null;
+            /** @description Number of employees. */
             employees: number | null;
+            /** @description Where the company is based. */
             headquarters: string | null;
             /** @description The founding year as the source writes it ("1902", "2013 (1888)"). */
             founded: string | null;
+            /** @description The SEC’s Central Index Key of the company. */
             cik: string | null;
             /**
              * Format: date-time
@@ -1410,9 +1588,14 @@ export interface components {
             updated_at: string;
         };
         BriefingSummary: {
-            /** Format: date */
+            /**
+             * Format: date
+             * @description The day (UTC).
+             */
             date: string;
+            /** @description The stored headline, or one counting the day’s signals and trades. */
             headline: string;
+            /** @description Signals created that day, within the plan’s history. */
             signals_count: number;
             /** @description Congressional trades disclosed that day. */
             trades_count: number;
@@ -1424,6 +1607,7 @@ export interface components {
             congressional_trades: number;
             /** @description Signals created in the last 7 days. */
             signals_7d: number;
+            /** @description Members in office, and former members with a trade. */
             members_tracked: number;
             /** @description Distinct tickers with a signal or a congressional trade. */
             tickers_tracked: number;
@@ -1438,7 +1622,10 @@ export interface components {
             source: string;
             /** @description How often the schedule runs it, in words. */
             cadence: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the last run started; null when it never ran.
+             */
             last_attempt: string | null;
             /** @description The last run: running, succeeded, unchanged (every file answered 304) or failed. */
             last_status: string | null;
@@ -1462,16 +1649,25 @@ export interface components {
             stale: boolean;
         };
         WebhookFilters: {
+            /** @description Tickers, in their stored form. */
             tickers: string[];
+            /** @description Signal types, for signal.created. */
             signal_types: string[];
+            /** @description house or senate, for congressional_trade.disclosed. */
             chambers: string[];
+            /** @description Bioguide ids or member names as disclosed. */
             members: string[];
         };
         WebhookEndpoint: {
+            /** @description The endpoint’s id, `wh_<n>`. */
             id: string;
+            /** @description The https URL events are posted to. */
             url: string;
+            /** @description The account’s note; empty when none was given. */
             description: string;
+            /** @description The event kinds the endpoint receives. */
             events: string[];
+            /** @description Whether events are delivered to it. */
             enabled: boolean;
             /** @description Why the service disabled the endpoint (three days of failed deliveries). */
             disabled_reason: string | null;
@@ -1485,48 +1681,82 @@ export interface components {
              * @description Until then the secret before the last rotation signs too.
              */
             previous_secret_expires_at: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the endpoint was registered.
+             */
             created_at: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it last changed.
+             */
             updated_at: string;
+            /** @description What narrows its events. */
             filters: components["schemas"]["WebhookFilters"];
         };
         DeletedWebhookEndpoint: {
+            /** @description The removed endpoint’s id, `wh_<n>`. */
             id: string;
+            /** @description Always true: an unknown endpoint is not_found. */
             deleted: boolean;
         };
         WebhookDelivery: {
+            /** @description The delivery’s id, `whd_<n>`. */
             id: string;
             /** @description The webhook-id header: the same on every attempt. */
             event_id: string;
+            /** @description The event kind, e.g. signal.created or ping. */
             event_type: string;
             /** @description pending, delivered or failed (retries spent). */
             status: string;
+            /** @description Attempts made so far. */
             attempts: number;
+            /** @description HTTP status of the last attempt; null before one or when it got no answer. */
             response_code: number | null;
+            /** @description Milliseconds the last attempt took. */
             latency_ms: number | null;
+            /** @description Why the last attempt failed; null after a success. */
             error: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the next attempt is due; null unless pending.
+             */
             next_attempt_at: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the last attempt was made; null before one.
+             */
             last_attempt_at: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the endpoint accepted it; null until then.
+             */
             delivered_at: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the delivery was queued.
+             */
             created_at: string;
         };
         ReplayedWebhookEvents: {
             /** @description Deliveries queued (at most 10000 a call). */
             queued: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description The moment replayed from.
+             */
             since: string;
         };
         Ticker: {
+            /** @description The ticker in its stored form, upper case (`BRK-B`). */
             ticker: string;
             /** @description False for a ticker with no profile, price, signal, trade or company. */
             found: boolean;
+            /** @description The cached company profile; null when there is none. */
             profile: components["schemas"]["CompanyProfile"] | null;
+            /** @description The latest stored daily close; null without prices. */
             quote: components["schemas"]["Quote"] | null;
+            /** @description Signal and congressional trade counts. */
             summary: components["schemas"]["TickerSummary"];
             /** @description The latest signals, newest first. */
             signals: components["schemas"]["Signal"][];
@@ -3544,6 +3774,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
+                        /** @description The ticker in its stored form, upper case (`BRK-B`). */
                         ticker: string;
                         /** @description The items of this page, in the list’s order. */
                         signals: components["schemas"]["Signal"][];
@@ -4149,18 +4380,31 @@ export interface operations {
                      */
                     "application/json": {
                         members: {
+                            /** @description The member’s Bioguide id, e.g. P000197. */
                             bioguide_id: string;
                             /** @description <first> <last> */
                             name: string;
+                            /** @description First name. */
                             first_name: string;
+                            /** @description Last name. */
                             last_name: string;
-                            /** @enum {string} */
+                            /**
+                             * @description The member’s party.
+                             * @enum {string}
+                             */
                             party: "D" | "R" | "I";
-                            /** @enum {string} */
+                            /**
+                             * @description The member’s chamber.
+                             * @enum {string}
+                             */
                             chamber: "house" | "senate";
+                            /** @description Two-letter code of the state the member represents. */
                             state: string;
+                            /** @description House seat as state and two-digit district (MO04, AK00 at large); null for senators. */
                             district: string | null;
+                            /** @description Full committees the member sits on now, without the chamber prefix, sorted. */
                             committees: string[];
+                            /** @description Trades in force the member disclosed (as of the last rollup refresh). */
                             trades_count: number;
                             /** @description How close the name is to the query, 0-1: word_similarity of each query word, averaged. */
                             similarity: number;
@@ -4263,7 +4507,9 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
+                        /** @description The leads, best score first. */
                         leads: components["schemas"]["ConvergenceLead"][];
+                        /** @description The dates the leads were counted over. */
                         window: components["schemas"]["ConvergenceWindow"];
                     };
                 };
@@ -4341,6 +4587,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
+                        /** @description The items of this page, in the list’s order. */
                         watchlist: components["schemas"]["WatchlistEntry"][];
                         count: number;
                         /** @description Exact up to 10,000 matches (EXACT_TOTAL_LIMIT); above that an estimate and `totalIsEstimate` is true. */
@@ -4423,12 +4670,20 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
+                        /** @description The ticker in its stored form, upper case (`BRK-B`). */
                         ticker: string;
+                        /** @description The company’s name, as given or looked up when added. */
                         company_name: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the ticker was added.
+                         */
                         added_at: string;
+                        /** @description The latest stored daily close; null without prices. */
                         quote: components["schemas"]["Quote"] | null;
+                        /** @description The newest signal within the plan’s history; null when there is none. */
                         latest_signal: components["schemas"]["Signal"] | null;
+                        /** @description The newest congressional trade in force; null when there is none. */
                         latest_congressional_trade: components["schemas"]["CongressionalTrade"] | null;
                         /** @description False when the ticker was already on the watchlist. */
                         created: boolean;
@@ -4480,12 +4735,20 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
+                        /** @description The ticker in its stored form, upper case (`BRK-B`). */
                         ticker: string;
+                        /** @description The company’s name, as given or looked up when added. */
                         company_name: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the ticker was added.
+                         */
                         added_at: string;
+                        /** @description The latest stored daily close; null without prices. */
                         quote: components["schemas"]["Quote"] | null;
+                        /** @description The newest signal within the plan’s history; null when there is none. */
                         latest_signal: components["schemas"]["Signal"] | null;
+                        /** @description The newest congressional trade in force; null when there is none. */
                         latest_congressional_trade: components["schemas"]["CongressionalTrade"] | null;
                         /** @description False when the ticker was already on the watchlist. */
                         created: boolean;
@@ -4689,6 +4952,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
+                        /** @description The items of this page, in the list’s order. */
                         briefings: components["schemas"]["BriefingSummary"][];
                         /** @description Exact up to 10,000 matches (EXACT_TOTAL_LIMIT); above that an estimate and `totalIsEstimate` is true. */
                         total: number;
@@ -5008,10 +5272,15 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
+                        /** @description The endpoint’s id, `wh_<n>`. */
                         id: string;
+                        /** @description The https URL events are posted to. */
                         url: string;
+                        /** @description The account’s note; empty when none was given. */
                         description: string;
+                        /** @description The event kinds the endpoint receives. */
                         events: string[];
+                        /** @description Whether events are delivered to it. */
                         enabled: boolean;
                         /** @description Why the service disabled the endpoint (three days of failed deliveries). */
                         disabled_reason: string | null;
@@ -5025,10 +5294,17 @@ export interface operations {
                          * @description Until then the secret before the last rotation signs too.
                          */
                         previous_secret_expires_at: string | null;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the endpoint was registered.
+                         */
                         created_at: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When it last changed.
+                         */
                         updated_at: string;
+                        /** @description What narrows its events. */
                         filters: components["schemas"]["WebhookFilters"];
                         /** @description The signing secret (whsec_…): shown here only. */
                         secret: string;
@@ -5255,6 +5531,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
+                        /** @description The endpoint’s id, `wh_<n>`. */
                         id: string;
                         /**
                          * Format: date-time
@@ -5319,6 +5596,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
+                        /** @description The delivery, as queued. */
                         delivery: components["schemas"]["WebhookDelivery"];
                     };
                 };
@@ -5451,6 +5729,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
+                        /** @description The delivery, as queued. */
                         delivery: components["schemas"]["WebhookDelivery"];
                     };
                 };

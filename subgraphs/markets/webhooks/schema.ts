@@ -54,14 +54,27 @@ interface StoredFilters {
 const WebhookFilters = builder.objectRef<StoredFilters>('WebhookFilters').implement({
   description: 'What narrows an endpoint’s events; an empty list matches everything.',
   fields: (t) => ({
-    tickers: t.stringList({ resolve: (filters) => filters.tickers ?? [] }),
-    signalTypes: t.stringList({ resolve: (filters) => filters.signal_types ?? [] }),
-    chambers: t.stringList({ resolve: (filters) => filters.chambers ?? [] }),
-    members: t.stringList({ resolve: (filters) => filters.members ?? [] }),
+    tickers: t.stringList({
+      description: 'Tickers, in their stored form.',
+      resolve: (filters) => filters.tickers ?? [],
+    }),
+    signalTypes: t.stringList({
+      description: 'Signal types, for signal.created.',
+      resolve: (filters) => filters.signal_types ?? [],
+    }),
+    chambers: t.stringList({
+      description: 'house or senate, for congressional_trade.disclosed.',
+      resolve: (filters) => filters.chambers ?? [],
+    }),
+    members: t.stringList({
+      description: 'Bioguide ids or member names as disclosed.',
+      resolve: (filters) => filters.members ?? [],
+    }),
   }),
 });
 
 const WebhookFiltersInput = builder.inputType('WebhookFiltersInput', {
+  description: 'What narrows an endpoint’s events: up to 100 values a list; an empty list matches everything.',
   fields: (t) => ({
     tickers: t.stringList({ description: 'Tickers (class shares as BRK.B or BRK-B).' }),
     signalTypes: t.stringList({ description: 'Signal types, for signal.created.' }),
@@ -74,21 +87,30 @@ const createFields = createEndpointFields(WebhookFiltersInput);
 const updateFields = updateEndpointFields(WebhookFiltersInput);
 
 const CreateWebhookEndpointInput = builder.inputType('CreateWebhookEndpointInput', {
+  description: 'A new webhook endpoint: where to deliver and which events.',
   fields: (t) => createFields.graphql(t),
 });
 const UpdateWebhookEndpointInput = builder.inputType('UpdateWebhookEndpointInput', {
+  description: 'A change to a webhook endpoint; fields left out stay as they are.',
   fields: (t) => updateFields.graphql(t),
 });
 
 export const WebhookEndpoint = builder.prismaObject('WebhookEndpoint', {
   description: 'Where the account’s events are delivered, signed with the endpoint’s secret (docs/webhooks.md).',
   fields: (t) => ({
-    id: t.string({ resolve: (endpoint) => endpointIds.format(endpoint.id) }),
-    url: t.exposeString('url'),
-    description: t.exposeString('description'),
-    events: t.exposeStringList('events'),
-    filters: t.field({ type: WebhookFilters, resolve: (endpoint) => endpoint.filters as StoredFilters }),
-    enabled: t.exposeBoolean('enabled'),
+    id: t.string({
+      description: 'The endpoint’s id, `wh_<n>`.',
+      resolve: (endpoint) => endpointIds.format(endpoint.id),
+    }),
+    url: t.exposeString('url', { description: 'The https URL events are posted to.' }),
+    description: t.exposeString('description', { description: 'The account’s note; empty when none was given.' }),
+    events: t.exposeStringList('events', { description: 'The event kinds the endpoint receives.' }),
+    filters: t.field({
+      type: WebhookFilters,
+      description: 'What narrows its events.',
+      resolve: (endpoint) => endpoint.filters as StoredFilters,
+    }),
+    enabled: t.exposeBoolean('enabled', { description: 'Whether events are delivered to it.' }),
     disabledReason: t.exposeString('disabledReason', {
       nullable: true,
       description: 'Why the service disabled the endpoint (three days of failed deliveries).',
@@ -107,30 +129,52 @@ export const WebhookEndpoint = builder.prismaObject('WebhookEndpoint', {
           ? endpoint.previousSecretExpiresAt
           : null,
     }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the endpoint was registered.' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When it last changed.' }),
   }),
 });
 
 export const WebhookDelivery = builder.prismaObject('WebhookDelivery', {
   description: 'One event’s delivery to one endpoint, and its latest attempt.',
   fields: (t) => ({
-    id: t.string({ resolve: (delivery) => deliveryIds.format(delivery.id) }),
+    id: t.string({
+      description: 'The delivery’s id, `whd_<n>`.',
+      resolve: (delivery) => deliveryIds.format(delivery.id),
+    }),
     eventId: t.exposeString('eventId', { description: 'The webhook-id header: the same on every attempt.' }),
-    eventType: t.string({ select: { event: { select: { type: true } } }, resolve: (delivery) => delivery.event.type }),
+    eventType: t.string({
+      description: 'The event kind, e.g. signal.created or ping.',
+      select: { event: { select: { type: true } } },
+      resolve: (delivery) => delivery.event.type,
+    }),
     status: t.exposeString('status', { description: 'pending, delivered or failed (retries spent).' }),
-    attempts: t.exposeInt('attempts'),
-    responseCode: t.exposeInt('lastStatusCode', { nullable: true }),
-    latencyMs: t.exposeInt('lastLatencyMs', { nullable: true }),
-    error: t.exposeString('lastError', { nullable: true }),
+    attempts: t.exposeInt('attempts', { description: 'Attempts made so far.' }),
+    responseCode: t.exposeInt('lastStatusCode', {
+      nullable: true,
+      description: 'HTTP status of the last attempt; null before one or when it got no answer.',
+    }),
+    latencyMs: t.exposeInt('lastLatencyMs', { nullable: true, description: 'Milliseconds the last attempt took.' }),
+    error: t.exposeString('lastError', {
+      nullable: true,
+      description: 'Why the last attempt failed; null after a success.',
+    }),
     nextAttemptAt: t.field({
       type: 'DateTime',
       nullable: true,
+      description: 'When the next attempt is due; null unless pending.',
       resolve: (delivery) => (delivery.status === 'pending' ? delivery.nextAttemptAt : null),
     }),
-    lastAttemptAt: t.expose('lastAttemptAt', { type: 'DateTime', nullable: true }),
-    deliveredAt: t.expose('deliveredAt', { type: 'DateTime', nullable: true }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    lastAttemptAt: t.expose('lastAttemptAt', {
+      type: 'DateTime',
+      nullable: true,
+      description: 'When the last attempt was made; null before one.',
+    }),
+    deliveredAt: t.expose('deliveredAt', {
+      type: 'DateTime',
+      nullable: true,
+      description: 'When the endpoint accepted it; null until then.',
+    }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the delivery was queued.' }),
   }),
 });
 
@@ -146,10 +190,12 @@ const WebhookDeliveryPage = definePageObject(
 const CreatedWebhookEndpoint = builder
   .objectRef<{ endpointId: number; secret: string }>('CreatedWebhookEndpoint')
   .implement({
+    description: 'An endpoint with its new signing secret.',
     fields: (t) => ({
       secret: t.exposeString('secret', { description: 'The signing secret (whsec_…): shown here only.' }),
       endpoint: t.prismaField({
         type: WebhookEndpoint,
+        description: 'The endpoint.',
         resolve: (query, payload, _args, context) =>
           context.db.prisma.webhookEndpoint.findUniqueOrThrow({ ...query, where: { id: payload.endpointId } }),
       }),
@@ -157,13 +203,19 @@ const CreatedWebhookEndpoint = builder
   });
 
 const DeletedWebhookEndpoint = builder.objectRef<{ id: string }>('DeletedWebhookEndpoint').implement({
-  fields: (t) => ({ id: t.exposeString('id'), deleted: t.boolean({ resolve: () => true }) }),
+  description: 'The endpoint removed.',
+  fields: (t) => ({
+    id: t.exposeString('id', { description: 'The removed endpoint’s id, `wh_<n>`.' }),
+    deleted: t.boolean({ description: 'Always true: an unknown endpoint is not_found.', resolve: () => true }),
+  }),
 });
 
 const QueuedDelivery = builder.objectRef<{ deliveryId: number }>('QueuedWebhookDelivery').implement({
+  description: 'A delivery queued by this call.',
   fields: (t) => ({
     delivery: t.prismaField({
       type: WebhookDelivery,
+      description: 'The delivery, as queued.',
       resolve: (query, payload, _args, context) =>
         context.db.prisma.webhookDelivery.findUniqueOrThrow({ ...query, where: { id: payload.deliveryId } }),
     }),
@@ -171,9 +223,10 @@ const QueuedDelivery = builder.objectRef<{ deliveryId: number }>('QueuedWebhookD
 });
 
 const ReplayedEvents = builder.objectRef<{ queued: number; since: Date }>('ReplayedWebhookEvents').implement({
+  description: 'How many past events a replay queued again.',
   fields: (t) => ({
     queued: t.exposeInt('queued', { description: `Deliveries queued (at most ${REPLAY_LIMIT} a call).` }),
-    since: t.expose('since', { type: 'DateTime' }),
+    since: t.expose('since', { type: 'DateTime', description: 'The moment replayed from.' }),
   }),
 });
 
@@ -198,7 +251,8 @@ builder.queryFields((t) => ({
   }),
   webhookEndpoint: t.prismaField({
     type: WebhookEndpoint,
-    args: { id: t.arg.string({ required: true }) },
+    description: 'One of the caller’s endpoints; another account’s or an unknown one is not_found.',
+    args: { id: t.arg.string({ required: true, description: 'The endpoint’s id, `wh_<n>`.' }) },
     resolve: async (query, _root, args, context) => {
       const { id } = await ownEndpoint(context, args.id);
       return context.db.prisma.webhookEndpoint.findUniqueOrThrow({ ...query, where: { id } });
@@ -208,7 +262,7 @@ builder.queryFields((t) => ({
     type: WebhookDeliveryPage,
     description: 'An endpoint’s deliveries, newest first: status, response code, latency, next attempt.',
     args: {
-      id: t.arg.string({ required: true }),
+      id: t.arg.string({ required: true, description: 'The endpoint’s id, `wh_<n>`.' }),
       page: pageArgument(t.arg),
       limit: pageSizeArgument(t.arg, DELIVERY_PAGING),
     },
@@ -225,7 +279,9 @@ builder.mutationFields((t) => ({
   createWebhookEndpoint: t.field({
     type: CreatedWebhookEndpoint,
     description: 'Registers an endpoint; its secret is in this answer only.',
-    args: { input: t.arg({ type: CreateWebhookEndpointInput, required: true }) },
+    args: {
+      input: t.arg({ type: CreateWebhookEndpointInput, required: true, description: 'The endpoint to register.' }),
+    },
     resolve: async (_root, args, context) => {
       const accountId = accountOf(context);
       const input = createFields.parse(args.input);
@@ -258,7 +314,10 @@ builder.mutationFields((t) => ({
   updateWebhookEndpoint: t.prismaField({
     type: WebhookEndpoint,
     description: 'Changes the fields given; `enabled: true` re-enables an endpoint the service disabled.',
-    args: { id: t.arg.string({ required: true }), input: t.arg({ type: UpdateWebhookEndpointInput, required: true }) },
+    args: {
+      id: t.arg.string({ required: true, description: 'The endpoint’s id, `wh_<n>`.' }),
+      input: t.arg({ type: UpdateWebhookEndpointInput, required: true, description: 'The fields to change.' }),
+    },
     resolve: async (query, _root, args, context) => {
       const endpoint = await ownEndpoint(context, args.id);
       const input = updateFields.parse(args.input);
@@ -280,7 +339,7 @@ builder.mutationFields((t) => ({
   deleteWebhookEndpoint: t.field({
     type: DeletedWebhookEndpoint,
     description: 'Removes the endpoint and its deliveries; nothing more is sent to it.',
-    args: { id: t.arg.string({ required: true }) },
+    args: { id: t.arg.string({ required: true, description: 'The endpoint’s id, `wh_<n>`.' }) },
     resolve: async (_root, args, context) => {
       const endpoint = await ownEndpoint(context, args.id);
       await context.db.prisma.webhookEndpoint.delete({ where: { id: endpoint.id } });
@@ -290,7 +349,7 @@ builder.mutationFields((t) => ({
   rotateWebhookSecret: t.field({
     type: CreatedWebhookEndpoint,
     description: 'A new secret (shown here only); the previous one keeps signing for 24 hours beside it.',
-    args: { id: t.arg.string({ required: true }) },
+    args: { id: t.arg.string({ required: true, description: 'The endpoint’s id, `wh_<n>`.' }) },
     resolve: async (_root, args, context) => {
       const endpoint = await ownEndpoint(context, args.id);
       const secret = newWebhookSecret();
@@ -308,7 +367,7 @@ builder.mutationFields((t) => ({
   testWebhookEndpoint: t.field({
     type: QueuedDelivery,
     description: 'Queues a `ping` event to the endpoint; its delivery shows how the endpoint answered.',
-    args: { id: t.arg.string({ required: true }) },
+    args: { id: t.arg.string({ required: true, description: 'The endpoint’s id, `wh_<n>`.' }) },
     resolve: async (_root, args, context) => {
       const endpoint = await ownEndpoint(context, args.id);
       const deliveryId = await queuePing(context.db.sql, endpoint.id, { endpoint_id: endpointIds.format(endpoint.id) });
@@ -318,7 +377,10 @@ builder.mutationFields((t) => ({
   retryWebhookDelivery: t.field({
     type: QueuedDelivery,
     description: 'Sends a delivery again now, with a fresh 24-hour retry window.',
-    args: { id: t.arg.string({ required: true }), delivery: t.arg.string({ required: true }) },
+    args: {
+      id: t.arg.string({ required: true, description: 'The endpoint’s id, `wh_<n>`.' }),
+      delivery: t.arg.string({ required: true, description: 'The delivery’s id, `whd_<n>`, of that endpoint.' }),
+    },
     resolve: async (_root, args, context) => {
       const endpoint = await ownEndpoint(context, args.id);
       const deliveryId = deliveryIds.parse(args.delivery, 'delivery');
@@ -335,7 +397,13 @@ builder.mutationFields((t) => ({
   replayWebhookEvents: t.field({
     type: ReplayedEvents,
     description: `Queues again every event since a moment that the endpoint receives (at most ${REPLAY_LIMIT}).`,
-    args: { id: t.arg.string({ required: true }), since: t.arg.string({ required: false }) },
+    args: {
+      id: t.arg.string({ required: true, description: 'The endpoint’s id, `wh_<n>`.' }),
+      since: t.arg.string({
+        required: false,
+        description: 'Required: events written at or after this moment (ISO 8601); kept 30 days.',
+      }),
+    },
     resolve: async (_root, args, context) => {
       const input = replayArguments.parse(args);
       const endpoint = await ownEndpoint(context, input.id);
