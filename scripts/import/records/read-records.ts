@@ -1,7 +1,8 @@
 import { createReadStream } from 'node:fs';
 import { parse } from 'csv-parse';
 import { UsageError } from '../../commands/tool.ts';
-import { boundedLines, MAX_RECORD_BYTES } from '../read/bounded-lines.ts';
+import { boundedLines } from '../read/bounded-lines.ts';
+import { CSV_OPTIONS } from '../read/csv.ts';
 import { fold } from '../read/csv-header.ts';
 
 export type FileFormat = 'csv' | 'jsonl';
@@ -40,17 +41,7 @@ export async function openRecordFile(path: string, format: FileFormat): Promise<
  */
 async function* csvRecords(path: string): AsyncGenerator<FileRow | string[]> {
   const file = createReadStream(path);
-  const parser = file.pipe(
-    // A row past 1 MiB stops the load with csv-parse's error rather than growing memory without bound.
-    parse({
-      bom: true,
-      relax_column_count: true,
-      skip_empty_lines: true,
-      trim: true,
-      info: true,
-      max_record_size: MAX_RECORD_BYTES,
-    }),
-  );
+  const parser = file.pipe(parse({ ...CSV_OPTIONS, info: true }));
   file.on('error', (error) => parser.destroy(error));
   let headings: string[] | undefined;
   for await (const { record, info } of parser as AsyncIterable<{
