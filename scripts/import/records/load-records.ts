@@ -121,9 +121,9 @@ export async function loadRecords(
           result.read += 1;
           progress.read(bytesBefore + bytes, result.read);
         },
-        async onReject(line, reason, record) {
+        async onReject(line, reason, kept) {
           result.rejected += 1;
-          await rejects.add({ file: basename(file), line, reason, ...record });
+          await rejects.add({ file: basename(file), line, reason, ...kept });
         },
       });
       await db.sql.copy(stage.table, stage.columns, lines);
@@ -185,7 +185,7 @@ function writtenFields(type: RecordType, fields: LoadField[], sources: Map<strin
 interface RowEvents {
   onRow(bytes: number): void;
   /** The record as read, or, for a line that could not be read, a bounded excerpt of it. */
-  onReject(line: number, reason: string, record: { record?: unknown; excerpt?: string }): Promise<void>;
+  onReject(line: number, reason: string, kept: { record?: unknown; excerpt?: string }): Promise<void>;
 }
 
 /** The staging table's CSV for one file, in chunks of a thousand rows, as COPY reads it. */
