@@ -133,6 +133,17 @@ describe('names looked up in a table that are members of Object.prototype', () =
       });
       expect(filters.status).toBe(400);
       expect(Object.keys(filters.body.details)).toEqual([name === '__proto__' ? 'body' : `filters.${name}`]);
+      const graphql = await service.graphqlRaw(
+        `mutation ($events: [String!]) {
+          createWebhookEndpoint(input: { url: "https://hooks.example.com/in", events: $events }) { secret }
+        }`,
+        { events: [name] },
+        key,
+      );
+      expect(graphqlRefusal(graphql)).toEqual({
+        code: 'invalid_parameter',
+        details: { 'events.0': expect.stringContaining('each must be one of') },
+      });
     },
   );
 
