@@ -250,6 +250,8 @@ describe('POST /api/v1/reports/generate', () => {
     [{ vertical: 'realestate', filters: 'CA' }, 'filters'],
     [{ vertical: 'legal', filters: { bar_status: 'disbarred' } }, 'filters.bar_status'],
     [{ vertical: 'realestate', fields: ['address', 'password'] }, 'fields'],
+    [{ vertical: 'realestate', fields: ['address', 'constructor'] }, 'fields'],
+    [{ vertical: 'realestate', fields: ['address', 'toString'] }, 'fields'],
     [{ vertical: 'realestate', fields: 'address' }, 'fields'],
     [{ vertical: 'realestate', colour: 'blue' }, 'colour'],
   ])('rejects %j with a 400 naming %s', async (body, parameter) => {
