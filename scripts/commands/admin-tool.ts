@@ -106,7 +106,9 @@ function prepare(argv: string[], output: CommandOutput): PreparedCommand | numbe
       json: { type: 'boolean' },
     },
   });
-  const command = COMMANDS[positionals[0] as keyof typeof COMMANDS];
+  const [name = ''] = positionals;
+  // Own names only: `admin -- constructor` is an unknown command, not Object.prototype's member.
+  const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name as keyof typeof COMMANDS] : undefined;
   if (!command || positionals.length !== 1)
     throw new UsageError(positionals[0] ? `unknown command ${positionals[0]}` : 'a command is required');
   const work = command(values as Record<string, string | undefined>);

@@ -143,12 +143,14 @@ export function validateReportRequest(input: Record<string, unknown>) {
   }
   const details: Record<string, string> = {};
   const filters: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(request.filters ?? {})) {
+  // Read as given: zod's record drops a `__proto__` member, which a GraphQL object literal can hold.
+  for (const [name, value] of Object.entries((input.filters ?? {}) as Record<string, unknown>)) {
     const argument = camelCase(name);
     if (!type.filterNames.includes(argument)) details[`filters.${name}`] = `is not a filter of ${recordType}`;
     else if (value !== null) filters[argument] = value;
   }
-  const unknownFields = (request.fields ?? []).filter((field) => !(field in type.restFields));
+  // Own fields only: `constructor` or `toString` must not find Object.prototype's.
+  const unknownFields = (request.fields ?? []).filter((field) => !Object.hasOwn(type.restFields, field));
   if (unknownFields.length)
     details.fields = `unknown fields ${unknownFields.join(', ')}; ${recordType} have ${Object.keys(type.restFields).join(', ')}`;
   if (Object.keys(details).length) throw new BadRequestError(details);
