@@ -7,7 +7,7 @@ import { REAL_FILES, SNAPSHOT_DAY } from '../import/real-data.ts';
 import { expectError } from '../markets/expect-error.ts';
 import { startTestService } from '../support/service.ts';
 import type { TestService } from '../support/service.ts';
-import { Receiver, eventually } from './receiver.ts';
+import { Receiver, eventually, verifyEndpoint } from './receiver.ts';
 
 /** Each event kind from where its data changes, delivered to a real receiver that verifies every signature. */
 const SANDBOX_CREDITS = 30;
@@ -37,6 +37,7 @@ async function register(name: string, key: string, body: Record<string, unknown>
   const created = await service.request('POST', '/api/webhooks', { key, body: { url: receiver.url(name), ...body } });
   expect(created.status, created.text).toBe(201);
   receiver.secrets.set(name, created.body.secret);
+  await verifyEndpoint((method, path) => service.request(method, path, { key }), created.body.id);
   return created.body as { id: string };
 }
 
