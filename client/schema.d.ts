@@ -628,6 +628,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/webhooks/{id}/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["VerifyWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/webhooks/{id}/deliveries": {
         parameters: {
             query?: never;
@@ -1671,6 +1687,15 @@ export interface components {
             enabled: boolean;
             /** @description Why the service disabled the endpoint (three days of failed deliveries). */
             disabled_reason: string | null;
+            /** @description verified, or unverified until the current URL answers its verification ping with 2xx. */
+            verification: string;
+            /**
+             * Format: date-time
+             * @description When the current URL was verified.
+             */
+            verified_at: string | null;
+            /** @description plan_excludes_webhooks or account_disabled while the account may not receive webhooks: kept, sent nothing. */
+            suspended_reason: string | null;
             /**
              * Format: date-time
              * @description The first failed delivery since the last success.
@@ -1707,7 +1732,7 @@ export interface components {
             event_id: string;
             /** @description The event kind, e.g. signal.created or ping. */
             event_type: string;
-            /** @description pending, delivered or failed (retries spent). */
+            /** @description pending, delivered, failed (retries spent) or cancelled (the endpoint was suspended). */
             status: string;
             /** @description Attempts made so far. */
             attempts: number;
@@ -1739,7 +1764,7 @@ export interface components {
             created_at: string;
         };
         ReplayedWebhookEvents: {
-            /** @description Deliveries queued (at most 10000 a call). */
+            /** @description Deliveries queued (at most 1000 a call). */
             queued: number;
             /**
              * Format: date-time
@@ -5170,17 +5195,20 @@ export interface operations {
                      *       "webhooks": [
                      *         {
                      *           "id": "wh_1",
-                     *           "url": "http://127.0.0.1:9/hook",
+                     *           "url": "http://127.0.0.1:40257/hooks/openapi",
                      *           "description": "",
                      *           "events": [
                      *             "signal.created"
                      *           ],
                      *           "enabled": true,
                      *           "disabled_reason": null,
+                     *           "verification": "verified",
+                     *           "verified_at": "2026-12-02T01:16:25.123Z",
+                     *           "suspended_reason": null,
                      *           "failing_since": null,
                      *           "previous_secret_expires_at": null,
-                     *           "created_at": "2026-11-25T10:55:51.158Z",
-                     *           "updated_at": "2026-11-25T10:55:51.158Z",
+                     *           "created_at": "2026-12-02T01:16:24.225Z",
+                     *           "updated_at": "2026-12-02T01:16:24.225Z",
                      *           "filters": {
                      *             "tickers": [
                      *               "AAPL"
@@ -5249,17 +5277,20 @@ export interface operations {
                     /**
                      * @example {
                      *       "id": "wh_1",
-                     *       "url": "http://127.0.0.1:9/hook",
+                     *       "url": "http://127.0.0.1:40257/hooks/openapi",
                      *       "description": "",
                      *       "events": [
                      *         "signal.created"
                      *       ],
                      *       "enabled": true,
                      *       "disabled_reason": null,
+                     *       "verification": "unverified",
+                     *       "verified_at": null,
+                     *       "suspended_reason": null,
                      *       "failing_since": null,
                      *       "previous_secret_expires_at": null,
-                     *       "created_at": "2026-11-25T10:55:51.158Z",
-                     *       "updated_at": "2026-11-25T10:55:51.158Z",
+                     *       "created_at": "2026-12-02T01:16:24.225Z",
+                     *       "updated_at": "2026-12-02T01:16:24.225Z",
                      *       "filters": {
                      *         "tickers": [
                      *           "AAPL"
@@ -5268,7 +5299,7 @@ export interface operations {
                      *         "chambers": [],
                      *         "members": []
                      *       },
-                     *       "secret": "whsec_YCNIaOAXdUChtY0tEQpyY91OsqozlmsdPO2AyDf+VDw="
+                     *       "secret": "whsec_5h5IyQTYeItgAhscVGOmXW9hlmI9iNdtaCHoI7BYBt4="
                      *     }
                      */
                     "application/json": {
@@ -5284,6 +5315,15 @@ export interface operations {
                         enabled: boolean;
                         /** @description Why the service disabled the endpoint (three days of failed deliveries). */
                         disabled_reason: string | null;
+                        /** @description verified, or unverified until the current URL answers its verification ping with 2xx. */
+                        verification: string;
+                        /**
+                         * Format: date-time
+                         * @description When the current URL was verified.
+                         */
+                        verified_at: string | null;
+                        /** @description plan_excludes_webhooks or account_disabled while the account may not receive webhooks: kept, sent nothing. */
+                        suspended_reason: string | null;
                         /**
                          * Format: date-time
                          * @description The first failed delivery since the last success.
@@ -5347,17 +5387,20 @@ export interface operations {
                     /**
                      * @example {
                      *       "id": "wh_1",
-                     *       "url": "http://127.0.0.1:9/hook",
+                     *       "url": "http://127.0.0.1:40257/hooks/openapi",
                      *       "description": "",
                      *       "events": [
                      *         "signal.created"
                      *       ],
                      *       "enabled": true,
                      *       "disabled_reason": null,
+                     *       "verification": "unverified",
+                     *       "verified_at": null,
+                     *       "suspended_reason": null,
                      *       "failing_since": null,
                      *       "previous_secret_expires_at": null,
-                     *       "created_at": "2026-11-25T10:55:51.158Z",
-                     *       "updated_at": "2026-11-25T10:55:51.158Z",
+                     *       "created_at": "2026-12-02T01:16:24.225Z",
+                     *       "updated_at": "2026-12-02T01:16:24.225Z",
                      *       "filters": {
                      *         "tickers": [
                      *           "AAPL"
@@ -5465,17 +5508,20 @@ export interface operations {
                     /**
                      * @example {
                      *       "id": "wh_1",
-                     *       "url": "http://127.0.0.1:9/hook",
+                     *       "url": "http://127.0.0.1:40257/hooks/openapi",
                      *       "description": "orders desk",
                      *       "events": [
                      *         "signal.created"
                      *       ],
                      *       "enabled": true,
                      *       "disabled_reason": null,
+                     *       "verification": "verified",
+                     *       "verified_at": "2026-12-02T01:16:25.123Z",
+                     *       "suspended_reason": null,
                      *       "failing_since": null,
                      *       "previous_secret_expires_at": null,
-                     *       "created_at": "2026-11-25T10:55:51.158Z",
-                     *       "updated_at": "2026-11-25T10:55:51.224Z",
+                     *       "created_at": "2026-12-02T01:16:24.225Z",
+                     *       "updated_at": "2026-12-02T01:16:25.726Z",
                      *       "filters": {
                      *         "tickers": [
                      *           "AAPL"
@@ -5526,8 +5572,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "id": "wh_1",
-                     *       "previous_secret_expires_at": "2026-11-26T10:55:51.238Z",
-                     *       "secret": "whsec_U5rwUI0B0qVIXcMrBs2kJrfcqxPELiC7Q9Uu+9Tchmw="
+                     *       "previous_secret_expires_at": "2026-12-03T01:16:25.934Z",
+                     *       "secret": "whsec_p/iX/ZKMGGOSRsxrOmnt7nP7pVtaKaJ49YCFAeSho6k="
                      *     }
                      */
                     "application/json": {
@@ -5580,18 +5626,76 @@ export interface operations {
                     /**
                      * @example {
                      *       "delivery": {
-                     *         "id": "whd_1",
-                     *         "event_id": "msg_c2caf66e95f241128779ca2e2f3ee534",
+                     *         "id": "whd_2",
+                     *         "event_id": "msg_959b627011a74950ab4db1a0f040352f",
                      *         "event_type": "ping",
                      *         "status": "pending",
                      *         "attempts": 0,
                      *         "response_code": null,
                      *         "latency_ms": null,
                      *         "error": null,
-                     *         "next_attempt_at": "2026-11-25T10:55:51.246Z",
+                     *         "next_attempt_at": "2026-12-02T01:16:26.093Z",
                      *         "last_attempt_at": null,
                      *         "delivered_at": null,
-                     *         "created_at": "2026-11-25T10:55:51.246Z"
+                     *         "created_at": "2026-12-02T01:16:26.093Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description The delivery, as queued. */
+                        delivery: components["schemas"]["WebhookDelivery"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    VerifyWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accepted. */
+            202: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["x-ratelimit-limit"];
+                    "x-ratelimit-remaining": components["headers"]["x-ratelimit-remaining"];
+                    "x-ratelimit-reset": components["headers"]["x-ratelimit-reset"];
+                    "x-usage-calls": components["headers"]["x-usage-calls"];
+                    "x-usage-allowance": components["headers"]["x-usage-allowance"];
+                    "x-usage-remaining": components["headers"]["x-usage-remaining"];
+                    "x-usage-overage": components["headers"]["x-usage-overage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "delivery": {
+                     *         "id": "whd_1",
+                     *         "event_id": "msg_6b9eb3f5ab224d57a878a21ff9a653d9",
+                     *         "event_type": "webhook.verification",
+                     *         "status": "pending",
+                     *         "attempts": 0,
+                     *         "response_code": null,
+                     *         "latency_ms": null,
+                     *         "error": null,
+                     *         "next_attempt_at": "2026-12-02T01:16:24.418Z",
+                     *         "last_attempt_at": null,
+                     *         "delivered_at": null,
+                     *         "created_at": "2026-12-02T01:16:24.250Z"
                      *       }
                      *     }
                      */
@@ -5642,18 +5746,18 @@ export interface operations {
                      * @example {
                      *       "deliveries": [
                      *         {
-                     *           "id": "whd_1",
-                     *           "event_id": "msg_c2caf66e95f241128779ca2e2f3ee534",
+                     *           "id": "whd_2",
+                     *           "event_id": "msg_959b627011a74950ab4db1a0f040352f",
                      *           "event_type": "ping",
                      *           "status": "pending",
-                     *           "attempts": 0,
+                     *           "attempts": 1,
                      *           "response_code": null,
                      *           "latency_ms": null,
                      *           "error": null,
-                     *           "next_attempt_at": "2026-11-25T10:55:51.246Z",
-                     *           "last_attempt_at": null,
+                     *           "next_attempt_at": "2026-12-02T01:16:26.093Z",
+                     *           "last_attempt_at": "2026-12-02T01:16:26.270Z",
                      *           "delivered_at": null,
-                     *           "created_at": "2026-11-25T10:55:51.246Z"
+                     *           "created_at": "2026-12-02T01:16:26.093Z"
                      *         }
                      *       ],
                      *       "total": 1,
@@ -5713,18 +5817,18 @@ export interface operations {
                     /**
                      * @example {
                      *       "delivery": {
-                     *         "id": "whd_1",
-                     *         "event_id": "msg_c2caf66e95f241128779ca2e2f3ee534",
+                     *         "id": "whd_2",
+                     *         "event_id": "msg_959b627011a74950ab4db1a0f040352f",
                      *         "event_type": "ping",
                      *         "status": "pending",
-                     *         "attempts": 0,
-                     *         "response_code": null,
-                     *         "latency_ms": null,
+                     *         "attempts": 1,
+                     *         "response_code": 204,
+                     *         "latency_ms": 185,
                      *         "error": null,
-                     *         "next_attempt_at": "2026-11-25T10:55:51.295Z",
-                     *         "last_attempt_at": null,
-                     *         "delivered_at": null,
-                     *         "created_at": "2026-11-25T10:55:51.246Z"
+                     *         "next_attempt_at": "2026-12-02T01:16:26.553Z",
+                     *         "last_attempt_at": "2026-12-02T01:16:26.270Z",
+                     *         "delivered_at": "2026-12-02T01:16:26.470Z",
+                     *         "created_at": "2026-12-02T01:16:26.093Z"
                      *       }
                      *     }
                      */

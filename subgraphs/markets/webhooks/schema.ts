@@ -8,7 +8,13 @@ import { definePageObject, pageSource } from '../../platform/page-object.ts';
 import { pageArgument, pageSizeArgument, resolvePaging } from '../../platform/paging.ts';
 import { countTotal } from '../../platform/totals.ts';
 import { DestinationRefused, resolveDestination } from '../../platform/webhooks/destination.ts';
-import { queuePing, replayEvents, retryDelivery } from '../../platform/webhooks/endpoint-actions.ts';
+import {
+  REPLAY_LIMIT,
+  queuePing,
+  queueVerification,
+  replayEvents,
+  retryDelivery,
+} from '../../platform/webhooks/endpoint-actions.ts';
 import { newWebhookSecret } from '../../platform/webhooks/signing.ts';
 import { argument, defineArguments } from '../../platform/arguments.ts';
 import { PageInfo, builder } from '../builder.ts';
@@ -20,8 +26,6 @@ export const deliveryIds = idCodec('whd');
 
 /** After a rotation the previous secret keeps signing this long. */
 const ROTATION_OVERLAP_MS = 24 * 3_600_000;
-/** The most events one replay queues: a wider window is replayed in several calls. */
-const REPLAY_LIMIT = 10_000;
 const DELIVERY_PAGING = { defaultPerPage: 50, maxPerPage: 200, sizeArgument: 'limit' };
 
 /** The caller's endpoint, or a 404 (another account's endpoint is not said to exist). */
@@ -32,6 +36,33 @@ async function ownEndpoint(context: RequestContext, id: string) {
   if (!endpoint) throw new NotFoundError(`Webhook endpoint ${id}`);
   return endpoint;
 }
+
+type StoredEndpoint = Awaited<ReturnType<typeof ownEndpoint>>;
+
+const isVerified = (endpoint: Pick<StoredEndpoint, 'url' | 'verifiedUrl'>) => endpoint.verifiedUrl === endpoint.url;
+
+/**
+ * A 409 naming why the endpoint may not be sent anything now (docs/webhooks.md "Verification"): nothing but its
+ * verification goes to a URL its owner has not shown to control.
+ */
+function requireActive(endpoint: StoredEndpoint): void {
+  const id = endpointIds.format(endpoint.id);
+  if (endpoint.suspendedReason) {
+    throw new ConflictError(`Webhook endpoint ${id} is suspended (${endpoint.suspendedReason}); it is sent nothing.`);
+  }
+  if (!isVerified(endpoint)) {
+    throw new ConflictError(
+      `Webhook endpoint ${id} has not verified its URL: answer its webhook.verification ping with 2xx (POST /api/webhooks/${id}/verify sends it again); until then it is sent nothing else.`,
+    );
+  }
+}
+
+/** Queues the signed ping that verifies the endpoint's current URL; the delivery's id. */
+const verify = (context: RequestContext, endpoint: Pick<StoredEndpoint, 'id' | 'url'>) =>
+  queueVerification(context.db.sql, endpoint.id, endpoint.url, {
+    endpoint_id: endpointIds.format(endpoint.id),
+    url: endpoint.url,
+  });
 
 /** The URL's shape and, after DNS, its addresses: a refusal is a 400 naming `url`. */
 async function checkedUrl(context: RequestContext, url: string): Promise<string> {
@@ -111,6 +142,21 @@ export const WebhookEndpoint = builder.prismaObject('WebhookEndpoint', {
       resolve: (endpoint) => endpoint.filters as StoredFilters,
     }),
     enabled: t.exposeBoolean('enabled', { description: 'Whether events are delivered to it.' }),
+    verification: t.string({
+      description: 'verified, or unverified until the current URL answers its verification ping with 2xx.',
+      resolve: (endpoint) => (isVerified(endpoint) ? 'verified' : 'unverified'),
+    }),
+    verifiedAt: t.field({
+      type: 'DateTime',
+      nullable: true,
+      description: 'When the current URL was verified.',
+      resolve: (endpoint) => (isVerified(endpoint) ? endpoint.verifiedAt : null),
+    }),
+    suspendedReason: t.exposeString('suspendedReason', {
+      nullable: true,
+      description:
+        'plan_excludes_webhooks or account_disabled while the account may not receive webhooks: kept, sent nothing.',
+    }),
     disabledReason: t.exposeString('disabledReason', {
       nullable: true,
       description: 'Why the service disabled the endpoint (three days of failed deliveries).',
@@ -147,7 +193,9 @@ export const WebhookDelivery = builder.prismaObject('WebhookDelivery', {
       select: { event: { select: { type: true } } },
       resolve: (delivery) => delivery.event.type,
     }),
-    status: t.exposeString('status', { description: 'pending, delivered or failed (retries spent).' }),
+    status: t.exposeString('status', {
+      description: 'pending, delivered, failed (retries spent) or cancelled (the endpoint was suspended).',
+    }),
     attempts: t.exposeInt('attempts', { description: 'Attempts made so far.' }),
     responseCode: t.exposeInt('lastStatusCode', {
       nullable: true,
@@ -269,7 +317,8 @@ builder.queryFields((t) => ({
     resolve: async (_root, args, context) => {
       const endpoint = await ownEndpoint(context, args.id);
       const paging = resolvePaging({ page: args.page, size: args.limit }, DELIVERY_PAGING);
-      const where = { endpointId: endpoint.id };
+      // Verification pings are the endpoint's own (its `verification` says how it went), not its events'.
+      const where = { endpointId: endpoint.id, purpose: { in: ['event', 'replay'] } };
       return pageSource(where, DELIVERY_ORDER, paging, () => countTotal(context.db, 'WebhookDelivery', where));
     },
   }),
@@ -308,6 +357,7 @@ builder.mutationFields((t) => ({
         });
         return created.id;
       });
+      await verify(context, { id: endpointId, url });
       return { endpointId, secret };
     },
   }),
@@ -322,11 +372,12 @@ builder.mutationFields((t) => ({
       const endpoint = await ownEndpoint(context, args.id);
       const input = updateFields.parse(args.input);
       const reenabled = input.enabled === true && !endpoint.enabled;
-      return context.db.prisma.webhookEndpoint.update({
+      const url = input.url === undefined ? undefined : await checkedUrl(context, input.url);
+      const updated = await context.db.prisma.webhookEndpoint.update({
         ...query,
         where: { id: endpoint.id },
         data: {
-          url: input.url === undefined ? undefined : await checkedUrl(context, input.url),
+          url,
           events: input.events,
           filters: input.filters,
           description: input.description,
@@ -334,6 +385,9 @@ builder.mutationFields((t) => ({
           ...(reenabled ? { disabledReason: null, failingSince: null } : {}),
         },
       });
+      // A new URL is unverified (verified_url is the old one) until it answers its own ping.
+      if (!isVerified(updated)) await verify(context, updated);
+      return updated;
     },
   }),
   deleteWebhookEndpoint: t.field({
@@ -370,8 +424,18 @@ builder.mutationFields((t) => ({
     args: { id: t.arg.string({ required: true, description: 'The endpoint’s id, `wh_<n>`.' }) },
     resolve: async (_root, args, context) => {
       const endpoint = await ownEndpoint(context, args.id);
+      requireActive(endpoint);
       const deliveryId = await queuePing(context.db.sql, endpoint.id, { endpoint_id: endpointIds.format(endpoint.id) });
       return { deliveryId };
+    },
+  }),
+  verifyWebhookEndpoint: t.field({
+    type: QueuedDelivery,
+    description: 'Sends the endpoint’s verification ping (again) now; its delivery shows how the endpoint answered.',
+    args: { id: t.arg.string({ required: true, description: 'The endpoint’s id, `wh_<n>`.' }) },
+    resolve: async (_root, args, context) => {
+      const endpoint = await ownEndpoint(context, args.id);
+      return { deliveryId: await verify(context, endpoint) };
     },
   }),
   retryWebhookDelivery: t.field({
@@ -384,6 +448,7 @@ builder.mutationFields((t) => ({
     resolve: async (_root, args, context) => {
       const endpoint = await ownEndpoint(context, args.id);
       const deliveryId = deliveryIds.parse(args.delivery, 'delivery');
+      requireActive(endpoint);
       if (!(await retryDelivery(context.db.sql, endpoint.id, deliveryId))) {
         const exists = await context.db.prisma.webhookDelivery.count({
           where: { id: deliveryId, endpointId: endpoint.id },
@@ -396,7 +461,7 @@ builder.mutationFields((t) => ({
   }),
   replayWebhookEvents: t.field({
     type: ReplayedEvents,
-    description: `Queues again every event since a moment that the endpoint receives (at most ${REPLAY_LIMIT}).`,
+    description: `Queues again every event since a moment that the endpoint receives (at most ${REPLAY_LIMIT}); one replay at a time.`,
     args: {
       id: t.arg.string({ required: true, description: 'The endpoint’s id, `wh_<n>`.' }),
       since: t.arg.string({
@@ -407,8 +472,15 @@ builder.mutationFields((t) => ({
     resolve: async (_root, args, context) => {
       const input = replayArguments.parse(args);
       const endpoint = await ownEndpoint(context, input.id);
+      requireActive(endpoint);
       const since = new Date(input.since);
-      return { queued: await replayEvents(context.db.sql, endpoint.id, since, REPLAY_LIMIT), since };
+      const queued = await replayEvents(context.db, endpoint.id, since);
+      if (queued === undefined) {
+        throw new ConflictError(
+          `A replay to webhook endpoint ${input.id} is still running (deliveries pending); replay again once they are delivered or failed.`,
+        );
+      }
+      return { queued, since };
     },
   }),
 }));
