@@ -1,12 +1,13 @@
 import { parseArgs } from 'node:util';
+import { applyAccountState } from '../../gateway/auth/account-state.ts';
 import { createAccount, createApiKey, MODES } from '../../gateway/auth/api-keys.ts';
 import { hashPassword, PASSWORD_LENGTH } from '../../gateway/auth/passwords.ts';
 import { asksForHelp } from '../command-line.ts';
 import { PLANS } from '../../subgraphs/platform/plans.ts';
 import type { Plan } from '../../subgraphs/platform/plans.ts';
 import type { Database, Mode } from '../../subgraphs/platform/database.ts';
-import { isUsageError, UsageError } from './tool.ts';
-import type { CommandOutput, CommandTool, PreparedCommand } from './tool.ts';
+import { bothDatabases, isUsageError, UsageError } from './tool.ts';
+import type { CommandOutput, CommandTool, OpenDatabases, PreparedCommand } from './tool.ts';
 
 /**
  * Account administration on the control database (the live one): `create-account`, `create-key`, `set-plan`,
@@ -30,7 +31,8 @@ function required(name: string, value: string | undefined): string {
   return value;
 }
 
-type Work = (control: Database) => Promise<Record<string, string>>;
+/** `databases`: both, for the work a plan change reaches in the sandbox too (endpoints, report jobs). */
+type Work = (control: Database, databases: OpenDatabases) => Promise<Record<string, string>>;
 
 /** Each command checks its arguments before any database is opened, so a typo fails at once. */
 function createAccountCommand(values: Record<string, string | undefined>): Work {
@@ -81,13 +83,17 @@ function accountArgument(values: Record<string, string | undefined>) {
   };
 }
 
-/** Upgrades or downgrades an account: there is no payment provider, so this is how a plan changes (/billing says so). */
+/**
+ * Upgrades or downgrades an account: there is no payment provider, so this is how a plan changes (/billing says
+ * so). The work queued under the old plan follows the new one at once (applyAccountState).
+ */
 function setPlanCommand(values: Record<string, string | undefined>): Work {
   const find = accountArgument(values);
   const plan = oneOf<Plan>('plan', values.plan, PLANS);
-  return async (control) => {
+  return async (control, databases) => {
     const account = await find(control);
     await control.prisma.account.update({ where: { id: account.id }, data: { plan } });
+    await applyAccountState(bothDatabases(databases), account.id, { plan, disabled: Boolean(account.disabledAt) });
     return { account_id: account.id, email: account.email, plan, previous_plan: account.plan };
   };
 }
@@ -100,7 +106,7 @@ function setPlanCommand(values: Record<string, string | undefined>): Work {
 function setDisabledCommand(disabled: boolean) {
   return (values: Record<string, string | undefined>): Work => {
     const find = accountArgument(values);
-    return async (control) => {
+    return async (control, databases) => {
       const account = await find(control);
       // Only a change writes: disabling twice keeps the first time, so disabled_at says since when.
       if (Boolean(account.disabledAt) !== disabled) {
@@ -109,8 +115,8 @@ function setDisabledCommand(disabled: boolean) {
           data: { disabledAt: disabled ? new Date() : null },
         });
       }
-      // ACCOUNT STATE HOOK: the one place an account's state (plan, disabled) is applied to its webhook endpoints
-      // and report jobs goes here, after the account row is written (issue 38 Deliver 2).
+      // Its webhook endpoints and report jobs follow at once (suspended or lifted, queued jobs cancelled).
+      await applyAccountState(bothDatabases(databases), account.id, { plan: account.plan as Plan, disabled });
       return { account_id: account.id, email: account.email, disabled: String(disabled) };
     };
   };
@@ -143,15 +149,18 @@ function prepare(argv: string[], output: CommandOutput): PreparedCommand | numbe
       json: { type: 'boolean' },
     },
   });
-  const command = COMMANDS[positionals[0] as keyof typeof COMMANDS];
+  const [name = ''] = positionals;
+  // Own names only: `admin -- constructor` is an unknown command, not Object.prototype's member.
+  const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name as keyof typeof COMMANDS] : undefined;
   if (!command || positionals.length !== 1)
     throw new UsageError(positionals[0] ? `unknown command ${positionals[0]}` : 'a command is required');
   const work = command(values as Record<string, string | undefined>);
   return {
     mode: 'live',
+    bothDatabases: true,
     argv,
-    async run(control, output) {
-      const result = await work(control);
+    async run(control, output, databases) {
+      const result = await work(control, databases);
       output.out(
         values.json
           ? `${JSON.stringify(result)}\n`

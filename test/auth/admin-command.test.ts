@@ -110,6 +110,11 @@ describe('npm run admin', () => {
       ['enable-account'],
       ['create-account', '--email', 'a@example.com', '--password', 'short', '--plan', 'analyst'],
       ['frobnicate'],
+      ['constructor'],
+      ['__proto__'],
+      ['toString'],
+      ['valueOf'],
+      ['hasOwnProperty'],
       [],
     ]) {
       const failure = await admin(...args).then(

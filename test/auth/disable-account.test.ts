@@ -46,7 +46,7 @@ async function admin(...argv: string[]): Promise<Record<string, string>> {
   const printed: string[] = [];
   const output = { out: (text: string) => printed.push(text), err: (text: string) => printed.push(text) };
   const prepared = adminTool.prepare([...argv, '--json'], output) as PreparedCommand;
-  expect(await prepared.run(service.databases.live, output)).toBe(0);
+  expect(await prepared.run(service.databases.live, output, service.databases)).toBe(0);
   return JSON.parse(printed.join(''));
 }
 
@@ -118,6 +118,19 @@ describe('disabling an account', () => {
     await admin('enable-account', '--account', account.id);
     await eventually(() => onOther('/api/signals', key), 200);
     expect(await onOther('/api/keys', token)).toBe(401);
+  });
+
+  it('suspends its webhook endpoints while disabled and lifts them when enabled (applyAccountState)', async () => {
+    const account = await accountWithPassword(service, 'hooks-off@example.com', password, 'institutional');
+    const endpoints = service.databases.live.prisma.webhookEndpoint;
+    const endpoint = await endpoints.create({
+      data: { accountId: account.id, url: 'https://hooks.example.com/in', events: ['signal.created'], secret: 'x' },
+    });
+    const reason = async () => (await endpoints.findUniqueOrThrow({ where: { id: endpoint.id } })).suspendedReason;
+    await admin('disable-account', '--account', account.id);
+    expect(await reason()).toBe('account_disabled');
+    await admin('enable-account', '--account', account.id);
+    expect(await reason()).toBeNull();
   });
 
   it('keeps the first disabling time when disabled twice', async () => {
