@@ -22,7 +22,7 @@ export const WATCHLIST_PLANS: readonly Plan[] = PLANS.filter(
 const WATCHED = `
   SELECT w.ticker, count(DISTINCT w.account_id)::int AS watchers
     FROM watchlist_entries w
-    JOIN accounts a ON a.id::text = w.account_id AND a.plan = ANY($1::text[])
+    JOIN accounts a ON a.id::text = w.account_id AND a.plan = ANY($1::text[]) AND a.disabled_at IS NULL
    WHERE EXISTS (SELECT 1 FROM company_profiles p WHERE p.ticker = w.ticker)
    GROUP BY w.ticker`;
 

@@ -91,7 +91,7 @@ describe('the tickers and companies a run fetches', () => {
     expect(stats.body.sources.find((row: { source: string }) => row.source === 'prices')).toMatchObject(shown);
   });
 
-  it('lets no watchlist steer whose account is gone or whose plan no longer includes watchlists', async () => {
+  it('lets no watchlist steer whose account is gone or disabled or whose plan no longer includes watchlists', async () => {
     const [unwatched] = await sql<{ ticker: string }>(
       `SELECT ticker FROM company_profiles WHERE sector = '' AND ticker NOT IN (SELECT ticker FROM watchlist_entries)
         ORDER BY ticker LIMIT 1`,
@@ -103,6 +103,11 @@ describe('the tickers and companies a run fetches', () => {
     expect(await trackedTickers(service.databases.live)).toContain(unwatched!.ticker);
     // The plan is read at fetch time: were watchlists a Professional feature, this analyst's list would count for nothing.
     expect(await trackedTickers(service.databases.live, ['professional', 'institutional'])).toEqual(['AAPL', 'NVDA']);
+    // A disabled account's list counts for nothing either, until it is enabled again.
+    await sql(`UPDATE accounts SET disabled_at = now() WHERE id = $1`, [analyst.accountId]);
+    expect(await trackedTickers(service.databases.live)).not.toContain(unwatched!.ticker);
+    await sql(`UPDATE accounts SET disabled_at = NULL WHERE id = $1`, [analyst.accountId]);
+    expect(await trackedTickers(service.databases.live)).toContain(unwatched!.ticker);
   });
 
   it('keeps the priced tickers and the S&P 500 in the list whatever the watchlists add', async () => {
