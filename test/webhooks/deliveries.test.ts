@@ -119,7 +119,7 @@ describe('webhook deliveries', () => {
     expect(received).toEqual([]);
     expect(await delivery()).toMatchObject({
       status: 'pending',
-      last_error: 'refused: host 127.0.0.1 resolves to a non-public address (127.0.0.1)',
+      last_error: 'refused: the host resolves to a loopback address',
     });
   });
 

@@ -259,19 +259,23 @@ describe('destinations without WEBHOOK_ALLOW_PRIVATE', () => {
   });
   afterAll(() => strict?.stop());
 
-  it('refuses http, loopback, private and link-local destinations with a 400 naming url', async () => {
+  it('refuses http, loopback, private and link-local destinations, in any spelling, with a 400 naming url', async () => {
     const { key } = await strict.createKey({ mode: 'live' });
     for (const [url, message] of [
       ['http://example.com/hooks', 'must be an https URL'],
-      ['https://127.0.0.1/hooks', 'resolves to a non-public address (127.0.0.1)'],
-      ['https://localhost/hooks', 'resolves to a non-public address'],
-      ['https://10.1.2.3/hooks', 'resolves to a non-public address (10.1.2.3)'],
-      ['https://169.254.169.254/latest/meta-data', 'resolves to a non-public address (169.254.169.254)'],
-      ['https://[::ffff:192.168.0.1]/hooks', 'resolves to a non-public address'],
+      ['https://127.0.0.1/hooks', 'the host resolves to a loopback address'],
+      ['https://localhost/hooks', 'the host resolves to a loopback address'],
+      ['https://10.1.2.3/hooks', 'the host resolves to a private-network address'],
+      ['https://169.254.169.254/latest/meta-data', 'the host resolves to a link-local address'],
+      ['https://[::ffff:192.168.0.1]/hooks', 'the host resolves to a private-network address'],
+      ['https://[::127.0.0.1]/', 'the host resolves to a loopback address'],
+      ['https://[::169.254.169.254]/', 'the host resolves to a link-local address'],
+      ['https://[::10.0.0.1]/', 'the host resolves to a private-network address'],
     ]) {
       const refused = await strict.request('POST', '/api/webhooks', { key, body: { url, events: ['signal.created'] } });
       expectError(refused, 400, 'invalid_parameter', ['url']);
       expect(refused.body.details.url).toContain(message);
+      expect(refused.body.details.url).not.toMatch(/\d\.\d|::/); // the rule, never the address it resolved to
     }
     expect(await strict.databases.live.sql.query(`SELECT count(*)::int AS n FROM webhook_endpoints`)).toEqual([
       { n: 0 },
