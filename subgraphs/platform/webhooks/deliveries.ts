@@ -2,6 +2,7 @@ import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { isIP } from 'node:net';
+import { once } from 'node:events';
 import type { SqlClient } from '../database.ts';
 import { logger } from '../logger.ts';
 import { nextAttemptAt, retryAfterMs } from './backoff.ts';
@@ -92,22 +93,35 @@ export async function claimDeliveries(sql: SqlClient, limit: number, leaseMs: nu
 }
 
 /**
- * One POST: the destination checked again (its addresses then used, not looked up twice), signed, with a
- * timeout, no redirect followed and at most 64 KB of the answer read. 2xx is delivered.
+ * One POST: the destination checked again (its addresses then used, not looked up twice), signed, no redirect
+ * followed and at most 64 KB of the answer read, all within one deadline (`timeoutMs` from the start: look-up,
+ * connection, headers and body together, so a receiver that drips bytes is cut off). 2xx is delivered.
  */
 export async function attemptDelivery(delivery: ClaimedDelivery, options: AttemptOptions): Promise<AttemptResult> {
   const started = Date.now();
   const elapsed = () => Date.now() - started;
+  const timeoutMs = options.timeoutMs ?? TIMEOUT_MS;
+  const deadline = AbortSignal.timeout(timeoutMs);
+  const late = (statusCode?: number): AttemptResult => ({
+    delivered: false,
+    statusCode,
+    latencyMs: elapsed(),
+    error: `no complete answer within ${timeoutMs} ms`,
+  });
   if (Buffer.byteLength(delivery.body) > REQUEST_BYTES) {
     return { delivered: false, latencyMs: 0, error: `refused: the event is over ${REQUEST_BYTES / 1024} KB` };
   }
   let destination;
   try {
-    destination = await resolveDestination(delivery.url, options.allowPrivate);
+    destination = await Promise.race([
+      resolveDestination(delivery.url, options.allowPrivate),
+      once(deadline, 'abort').then(() => undefined),
+    ]);
   } catch (error) {
     if (!(error instanceof DestinationRefused)) throw error;
     return { delivered: false, latencyMs: elapsed(), error: `refused: ${error.message}` };
   }
+  if (!destination) return late();
   const headers = {
     ...signDelivery(delivery.secrets, delivery.eventId, delivery.body, new Date()),
     'content-type': 'application/json',
@@ -120,35 +134,44 @@ export async function attemptDelivery(delivery: ClaimedDelivery, options: Attemp
   };
   const request = destination.url.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise<AttemptResult>((resolve) => {
+    let settled = false;
+    let statusCode: number | undefined;
+    const settle = (result: AttemptResult) => {
+      if (settled) return;
+      settled = true;
+      outgoing.destroy();
+      resolve(deadline.aborted ? late(statusCode) : result);
+    };
     const outgoing = request(
       destination.url,
-      { method: 'POST', headers, lookup: pinned, timeout: options.timeoutMs ?? TIMEOUT_MS },
+      { method: 'POST', headers, lookup: pinned, signal: deadline },
       (response) => {
+        const status = response.statusCode ?? 0;
+        statusCode = status;
+        const delivered = status >= 200 && status < 300;
+        const answered = () =>
+          settle({
+            delivered,
+            statusCode: status,
+            latencyMs: elapsed(),
+            retryAfterMs:
+              status === 429 || status === 503
+                ? retryAfterMs(response.headers['retry-after'] ?? null, new Date())
+                : undefined,
+            error: delivered ? undefined : `HTTP ${status}`,
+          });
         let read = 0;
         response.on('data', (chunk: Buffer) => {
           read += chunk.length;
-          if (read > RESPONSE_BYTES) response.destroy();
+          if (read > RESPONSE_BYTES) answered();
         });
-        const done = () => {
-          const statusCode = response.statusCode ?? 0;
-          const waitMs =
-            statusCode === 429 || statusCode === 503
-              ? retryAfterMs(response.headers['retry-after'] ?? null, new Date())
-              : undefined;
-          resolve({
-            delivered: statusCode >= 200 && statusCode < 300,
-            statusCode,
-            latencyMs: elapsed(),
-            retryAfterMs: waitMs,
-            error: statusCode >= 200 && statusCode < 300 ? undefined : `HTTP ${statusCode}`,
-          });
-        };
-        response.on('end', done);
-        response.on('close', done);
+        // Ended, cut off by the receiver or by the deadline: settle() tells the last apart.
+        response.on('end', answered);
+        response.on('close', answered);
+        response.on('error', answered);
       },
     );
-    outgoing.on('timeout', () => outgoing.destroy(new Error(`no answer in ${options.timeoutMs ?? TIMEOUT_MS} ms`)));
-    outgoing.on('error', (error) => resolve({ delivered: false, latencyMs: elapsed(), error: error.message }));
+    outgoing.on('error', (error) => settle({ delivered: false, latencyMs: elapsed(), error: error.message }));
     outgoing.end(delivery.body);
   });
 }

@@ -13,7 +13,7 @@ export interface WebhookWorkerOptions {
   pollMs?: number;
   /** Deliveries attempted at once per database. */
   concurrency?: number;
-  /** Per-attempt timeout (10 s unless given). */
+  /** One deadline for each whole attempt (10 s unless given). */
   timeoutMs?: number;
 }
 
@@ -30,7 +30,7 @@ export function startWebhookWorker(options: WebhookWorkerOptions): BackgroundWor
   const pollMs = options.pollMs ?? 1000;
   const concurrency = options.concurrency ?? 8;
   const timeoutMs = options.timeoutMs ?? 10_000;
-  // Longer than an attempt can take (timeout, DNS, the write after it), so a live worker never loses its lease.
+  // Longer than an attempt can take (its deadline and the write after it), so a live worker never loses its lease.
   const leaseMs = timeoutMs * 3 + 5_000;
   let running = true;
   const sleepers = new Set<() => void>();
