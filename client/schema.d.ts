@@ -628,6 +628,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/webhooks/{id}/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["VerifyWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/webhooks/{id}/deliveries": {
         parameters: {
             query?: never;
@@ -795,239 +811,430 @@ export interface components {
             redirect?: string;
         };
         SearchHit: {
-            /** @enum {string} */
+            /**
+             * @description The vertical of the record.
+             * @enum {string}
+             */
             vertical: "b2b" | "realestate" | "legal";
             /** @description company, contact, property, owner, attorney, firm. */
             type: string;
+            /** @description API id of the record, e.g. `b2b_12`. */
             id: string;
+            /** @description What matched: a name, or a property’s address. */
             title: string;
+            /** @description Context for display, such as industry and place. */
             subtitle: string;
             /** @description Relevance, higher first. */
             score: number;
         };
         Company: {
+            /** @description The company’s API id, `b2b_<n>`. */
             id: string;
+            /** @description The company’s name (REST `company`). */
             company: string;
             /** @description Display name of the industry. */
             industry: string | null;
             /** @description Formatted, e.g. $12.5M. */
             revenue: string | null;
+            /** @description Number of employees. */
             employees: number | null;
+            /** @description Two-letter US state code of its headquarters. */
             state: string | null;
+            /** @description Full name of its top decision maker (REST `decision_maker`). */
             decision_maker: string | null;
+            /** @description Job title of the decision maker (REST `title`). */
             title: string | null;
+            /** @description E-mail address of the decision maker (REST `email`). */
             email: string | null;
+            /** @description Lead score from 0 to 100; 0 when no one has scored it. */
             ai_score: number;
         };
         Contact: {
+            /** @description The contact’s API id, `contact_<n>`. */
             id: string;
+            /** @description API id of the contact’s company, `b2b_<n>`. */
             company_id: string;
+            /** @description Full name: first and last name. */
             name: string;
+            /** @description Job title. */
             title: string;
-            /** @enum {string} */
+            /**
+             * @description How senior the contact is.
+             * @enum {string}
+             */
             seniority: "c_level" | "vp" | "director" | "manager" | "staff";
+            /** @description Department as a lower-case token, e.g. sales. */
             department: string;
+            /** @description Work e-mail address. */
             email: string;
+            /** @description Whether the e-mail address has been verified. */
             email_verified: boolean;
+            /** @description Phone number. */
             phone: string;
+            /** @description Address of the contact’s LinkedIn profile. */
             linkedin_url: string;
         };
         Property: {
+            /** @description The property’s API id, `prop_<n>`. */
             id: string;
+            /** @description Street address. */
             address: string;
+            /** @description City. */
             city: string;
+            /** @description Two-letter US state code. */
             state: string;
+            /** @description Five-digit ZIP code. */
             zip: string;
+            /** @description County. */
             county: string;
-            /** @enum {string} */
+            /**
+             * @description The kind of property.
+             * @enum {string}
+             */
             property_type: "single_family" | "condo" | "townhouse" | "multi_family" | "land" | "commercial";
+            /** @description Number of bedrooms; null for land. */
             bedrooms: number | null;
+            /** @description Number of bathrooms (2.5: a half bath). */
             bathrooms: number | null;
+            /** @description Living area in square feet. */
             sqft: number | null;
+            /** @description Year the building was built. */
             year_built: number | null;
+            /** @description Estimated market value in USD. */
             estimated_value: number;
+            /** @description Outstanding mortgage balance in USD. */
             mortgage_balance: number;
             /** @description Equity as a percent of the estimated value. */
             equity_pct: number;
-            /** Format: date */
+            /**
+             * Format: date
+             * @description Date of the last sale; null when it never sold.
+             */
             last_sale_date: string | null;
+            /** @description Price of the last sale in USD. */
             last_sale_price: number | null;
+            /** @description API id of the owner, `owner_<n>`. */
             owner_id: string;
+            /** @description The owner’s name. */
             owner_name: string;
+            /** @description Whether the owner’s mailing address is in another state. */
             absentee_owner: boolean;
         };
         Owner: {
+            /** @description The owner’s API id, `owner_<n>`. */
             id: string;
+            /** @description The owner’s name: a person’s or an entity’s. */
             name: string;
-            /** @enum {string} */
+            /**
+             * @description The owner’s legal form.
+             * @enum {string}
+             */
             owner_type: "individual" | "llc" | "trust" | "corporation";
+            /** @description Street of the mailing address. */
             mailing_address: string;
+            /** @description City of the mailing address. */
             mailing_city: string;
+            /** @description Two-letter state code of the mailing address. */
             mailing_state: string;
+            /** @description Five-digit ZIP code of the mailing address. */
             mailing_zip: string;
+            /** @description Phone number. */
             phone: string;
+            /** @description E-mail address. */
             email: string;
+            /** @description Number of properties the owner has. */
             properties_count: number;
+            /** @description Sum of the estimated values of the owner’s properties, in USD. */
             portfolio_value: number;
             /** @description Owns at least one property outside the mailing state. */
             absentee: boolean;
         };
         Attorney: {
+            /** @description The attorney’s API id, `atty_<n>`. */
             id: string;
+            /** @description Full name: first and last name. */
             name: string;
+            /** @description API id of the attorney’s firm, `firm_<n>`; null for a solo practitioner. */
             firm_id: string | null;
+            /** @description Name of the attorney’s firm; null for a solo practitioner. */
             firm_name: string | null;
+            /** @description Practice areas, e.g. Personal Injury. */
             practice_areas: string[];
+            /** @description Two-letter US state code where the attorney practises. */
             state: string;
+            /** @description City of practice. */
             city: string;
+            /** @description The attorney’s number with the state bar. */
             bar_number: string;
-            /** @enum {string} */
+            /**
+             * @description Standing with the state bar.
+             * @enum {string}
+             */
             bar_status: "active" | "inactive" | "suspended";
+            /** @description Whether the bar admission has been verified. */
             bar_verified: boolean;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the bar admission was verified; null when it has not been.
+             */
             verified_at: string | null;
+            /** @description Year of admission to the bar. */
             admitted_year: number;
+            /** @description E-mail address. */
             email: string;
+            /** @description Phone number. */
             phone: string;
         };
         Attorney2: {
+            /** @description The attorney’s API id, `atty_<n>`. */
             id: string;
+            /** @description Full name: first and last name. */
             name: string;
         };
         Firm: {
+            /** @description The firm’s API id, `firm_<n>`. */
             id: string;
+            /** @description The firm’s name. */
             name: string;
+            /** @description City of the headquarters. */
             hq_city: string;
+            /** @description Two-letter US state code of the headquarters. */
             hq_state: string;
             /** @description Attorneys at the firm. */
             size: number;
+            /** @description Practice areas, e.g. Personal Injury. */
             practice_areas: string[];
             /** @description The firm’s partners. */
             partners: components["schemas"]["Attorney2"][];
+            /** @description The firm’s website address. */
             website: string;
+            /** @description Year the firm was founded. */
             founded_year: number;
         };
         Lead: {
+            /** @description The lead’s API id, `lead_<n>`. */
             id: string;
+            /** @description API id of the saved record, e.g. `b2b_12` or `prop_7`. */
             record_id: string;
+            /** @description Kind of the saved record: company, contact, property, owner, attorney or firm. */
             record_type: string;
-            /** @enum {string} */
+            /**
+             * @description The vertical of the saved record.
+             * @enum {string}
+             */
             vertical: "b2b" | "realestate" | "legal";
-            /** @enum {string} */
+            /**
+             * @description Where the lead is in its lifecycle.
+             * @enum {string}
+             */
             status: "new" | "contacted" | "qualified" | "converted" | "disqualified";
+            /** @description The caller’s notes, up to 2,000 characters. */
             notes: string | null;
+            /** @description The caller’s tags, up to 20 of 1-40 characters each. */
             tags: string[];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the lead was saved.
+             */
             created_at: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the lead last changed.
+             */
             updated_at: string;
         };
         ReportJob: {
+            /** @description The report’s API id, `rpt_<n>`. */
             id: string;
-            /** @enum {string} */
+            /**
+             * @description Where the job is.
+             * @enum {string}
+             */
             status: "queued" | "processing" | "completed" | "failed";
-            /** @enum {string} */
+            /**
+             * @description The vertical of the exported records.
+             * @enum {string}
+             */
             vertical: "b2b" | "realestate" | "legal";
-            /** @enum {string} */
+            /**
+             * @description The record type exported.
+             * @enum {string}
+             */
             record_type: "companies" | "contacts" | "properties" | "owners" | "attorneys" | "firms";
-            /** @enum {string} */
+            /**
+             * @description The file format.
+             * @enum {string}
+             */
             format: "csv" | "json";
+            /** @description The record fields exported (REST names); empty for all. */
             fields: string[];
             /** @description The filters as given (REST parameter names). */
             filters: unknown;
             /** @description Percent of the rows written. */
             progress: number;
+            /** @description Rows written so far; all of them once completed. */
             row_count: number;
+            /** @description Why the job failed; null unless it did. */
             error: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the job was queued.
+             */
             created_at: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When a worker started it; null while queued.
+             */
             started_at: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it completed or failed; null before.
+             */
             completed_at: string | null;
             /** @description Where the finished file streams from (null until completed). */
             download_url: string | null;
         };
         Signal: {
+            /** @description The signal’s id, a UUID. */
             id: string;
+            /** @description The ticker the signal is about. */
             ticker: string;
+            /** @description The company’s name. */
             company_name: string;
-            /** @enum {string} */
+            /**
+             * @description What the signal was derived from.
+             * @enum {string}
+             */
             signal_type: "sec_filing" | "insider_buy" | "insider_sell" | "earnings_preview" | "macro";
+            /** @description The form it came from, e.g. 8-K or 4. */
             filing_type: string;
+            /** @description A one-paragraph summary of what happened. */
             ai_summary: string;
             /** @description 0-100. */
             materiality_score: number;
-            /** @enum {string} */
+            /**
+             * @description Which way the signal points.
+             * @enum {string}
+             */
             sentiment: "BULLISH" | "BEARISH" | "NEUTRAL";
+            /** @description Flagged for immediate attention (imported: materiality 80 or more). */
             urgent: boolean;
+            /** @description Address of the source document. */
             source_url: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the signal was recorded; plan history limits count back from it.
+             */
             created_at: string;
         };
         YieldCurvePoint: {
+            /** @description Maturity in months (3, 24, 120, …). */
             tenor_months: number;
             /** @description Percent. */
             rate_pct: number;
         };
         YieldCurve: {
-            /** Format: date */
+            /**
+             * Format: date
+             * @description The day of the curve.
+             */
             date: string;
+            /** @description 3-month yield in percent; null if not stored. */
             y3m: number | null;
+            /** @description 2-year yield in percent; null if not stored. */
             y2: number | null;
+            /** @description 5-year yield in percent; null if not stored. */
             y5: number | null;
+            /** @description 10-year yield in percent; null if not stored. */
             y10: number | null;
+            /** @description 30-year yield in percent; null if not stored. */
             y30: number | null;
             /** @description y10 - y2 in percentage points. */
             spread_2_10: number | null;
             /** @description The 2-year yields more than the 10-year. */
             inverted: boolean;
+            /** @description Every stored maturity, shortest first. */
             points: components["schemas"]["YieldCurvePoint"][];
         };
         MacroIndicator: {
+            /** @description The FRED series id, e.g. UNRATE. */
             series_id: string;
+            /** @description The series’ name; its id when the service does not know it. */
             name: string;
+            /** @description The unit of `value`, e.g. percent; null for an unknown series. */
             unit: string | null;
+            /** @description The latest observation, in `unit`. */
             value: number;
-            /** Format: date */
+            /**
+             * Format: date
+             * @description The date of `value`.
+             */
             date: string;
+            /** @description The observation before it; null with one. */
             previous_value: number | null;
-            /** Format: date */
+            /**
+             * Format: date
+             * @description The date of `previousValue`; null with one observation.
+             */
             previous_date: string | null;
             /** @description value - previousValue. */
             change: number | null;
         };
         CongressionalTrade: {
+            /** @description The trade’s id, a UUID. */
             id: string;
             /** @description <first> <last> */
             member_name: string;
+            /** @description Bioguide id of the member; null when the filer could not be matched to one. */
             bioguide_id: string | null;
-            /** @enum {string|null} */
+            /**
+             * @description The member’s party; null when not matched.
+             * @enum {string|null}
+             */
             party: "D" | "R" | "I" | null;
-            /** @enum {string} */
+            /**
+             * @description The chamber the disclosure was filed with.
+             * @enum {string}
+             */
             chamber: "house" | "senate";
+            /** @description The traded ticker; null when none was disclosed. */
             ticker: string | null;
+            /** @description The asset as disclosed. */
             asset_description: string;
+            /** @description stock, option, bond, fund or other. */
             asset_type: string;
             /** @description An option trade’s contract as disclosed (call/put, strike, expiry); null for other assets. */
             option_detail: string | null;
-            /** @enum {string} */
+            /**
+             * @description What the trade did.
+             * @enum {string}
+             */
             trade_type: "purchase" | "sale" | "sale_partial" | "exchange";
             /** @description self, spouse, joint or dependent. */
             owner: string;
             /** @description The disclosure bucket as filed, e.g. $1,001 - $15,000. */
             amount_range: string;
+            /** @description Lower bound of the bucket in USD, parsed from `amountRange`. */
             amount_low: number | null;
-            /** @description Null for an open-ended bucket (Over $50,000,000). */
+            /** @description Upper bound of the bucket in USD; null for an open-ended one (Over $50,000,000). */
             amount_high: number | null;
-            /** Format: date */
+            /**
+             * Format: date
+             * @description The day of the trade.
+             */
             trade_date: string;
-            /** Format: date */
+            /**
+             * Format: date
+             * @description The day it was disclosed; null while undisclosed.
+             */
             disclosure_date: string | null;
+            /** @description Days from trade to disclosure; null while undisclosed. */
             disclosure_lag_days: number | null;
             /** @description Disclosed more than 45 days after the trade (the STOCK Act deadline). */
             late: boolean;
+            /** @description The source it was imported from, e.g. house-trades. */
             source: string;
+            /** @description Address of the filed disclosure. */
             filing_url: string | null;
             /** @description The member sits on a committee whose jurisdiction covers the company’s sector or industry (see overlappingCommittees). */
             committee_overlap: boolean;
@@ -1035,59 +1242,90 @@ export interface components {
             overlapping_committees: string[];
         };
         InsiderTrade: {
+            /** @description The transaction’s id, a UUID. */
             id: string;
+            /** @description The issuer’s ticker. */
             ticker: string;
             /** @description The company’s SEC CIK, ten digits. */
             issuer_cik: string;
             /** @description As filed: Last First Middle. */
             insider_name: string;
+            /** @description The insider’s SEC CIK, ten digits. */
             insider_cik: string;
             /** @description Officer title, else Director or 10% Owner. */
             insider_title: string | null;
+            /** @description The security traded, as filed (Common Stock). */
             security_title: string;
             /** @description A Table II row (option, warrant, convertible): its terms are in the option fields. */
             derivative: boolean;
-            /** Format: date */
+            /**
+             * Format: date
+             * @description The day of the transaction.
+             */
             transaction_date: string;
             /** @description Form 4 code: P purchase, S sale, A award, M option exercise, F tax withholding, G gift, … */
             transaction_code: string;
+            /** @description Shares (or derivative units) in the transaction. */
             shares: number;
+            /** @description Price per share in USD; null when none was filed (awards, gifts). */
             price_per_share: number | null;
             /** @description A (acquired) or D (disposed). */
             acquired_disposed: string;
+            /** @description Shares the insider held after the transaction, as filed. */
             shares_owned_after: number | null;
             /** @description False: held indirectly (trust, family). */
             direct_ownership: boolean;
             /** @description Made under a Rule 10b5-1 trading plan. */
             rule_10b5_1: boolean;
+            /** @description The filing’s SEC accession number, 0001234567-26-000123. */
             accession_number: string;
+            /** @description The filing’s EDGAR folder; null for a filing imported without an accession number. */
             filing_url: string | null;
+            /** @description A derivative’s conversion or exercise price in USD; null otherwise. */
             conversion_or_exercise_price: number | null;
             /**
              * Format: date
              * @description Null when the filing states it only in a footnote.
              */
             exercise_date: string | null;
-            /** Format: date */
+            /**
+             * Format: date
+             * @description When a derivative expires; null otherwise.
+             */
             expiration_date: string | null;
+            /** @description The security a derivative converts into; null otherwise. */
             underlying_security_title: string | null;
+            /** @description Shares of the underlying security; null otherwise. */
             underlying_shares: number | null;
         };
         MemberTradeActivity: {
+            /** @description Bioguide id; null when not matched. */
             bioguide_id: string | null;
+            /** @description <first> <last> */
             member_name: string;
-            /** @enum {string|null} */
+            /**
+             * @description The member’s party; null when not matched.
+             * @enum {string|null}
+             */
             party: "D" | "R" | "I" | null;
-            /** @enum {string} */
+            /**
+             * @description The member’s chamber.
+             * @enum {string}
+             */
             chamber: "house" | "senate";
+            /** @description Trades in force in the window. */
             trades: number;
+            /** @description Of them, purchases. */
             purchases: number;
             /** @description Sales and partial sales. */
             sales: number;
         };
         TickerTradeActivity: {
+            /** @description The traded ticker. */
             ticker: string;
+            /** @description Trades in force in the window. */
             trades: number;
+            /** @description Of them, purchases. */
             purchases: number;
             /** @description Sales and partial sales. */
             sales: number;
@@ -1095,29 +1333,42 @@ export interface components {
             members: number;
         };
         CongressionalTradeSummary: {
+            /** @description The window’s length in days. */
             days: number;
             /**
              * Format: date
              * @description First trade date counted.
              */
             from: string;
+            /** @description Trades in force traded in the window. */
             total_trades: number;
+            /** @description The members with the most trades, most first. */
             top_members: components["schemas"]["MemberTradeActivity"][];
+            /** @description The tickers with the most trades, most first. */
             top_tickers: components["schemas"]["TickerTradeActivity"][];
         };
         CompanyProfile: {
+            /** @description The company’s name. */
             companyName: string;
+            /** @description Market sector, e.g. Technology. */
             sector: string;
+            /** @description Industry within the sector. */
             industry: string;
             /** @description US dollars. */
             marketCap: (number | null) | null;
+            /** @description Name of the chief executive. */
             ceo: (string | null) | null;
+            /** @description What the company does, in prose. */
             description: string | null;
+            /** @description The company’s website address. */
             website: (string | null) | null;
+            /** @description Number of employees. */
             employees: (number | null) | null;
+            /** @description Where the company is based. */
             headquarters: (string | null) | null;
             /** @description The founding year as the source writes it ("1902", "2013 (1888)"). */
             founded: (string | null) | null;
+            /** @description The SEC’s Central Index Key of the company. */
             cik: (string | null) | null;
             /**
              * Format: date-time
@@ -1126,7 +1377,7 @@ export interface components {
             updatedAt: string | null;
         };
         Quote: {
-            /** @description The latest daily close. */
+            /** @description The latest daily close, in USD. */
             price: number;
             /** @description US dollars from the previous close to `price`; null with one price. */
             change: number | null;
@@ -1142,16 +1393,26 @@ export interface components {
              * @description The date of `price`.
              */
             date: string;
+            /** @description The daily close before `price`, in USD; null with one price. */
             previousClose: number | null;
-            /** Format: date */
+            /**
+             * Format: date
+             * @description The date of `previousClose`; null with one price.
+             */
             previousDate: string | null;
         };
         TickerSummary: {
+            /** @description Signals within the plan’s history. */
             signals_total: number;
+            /** @description Of them, bullish. */
             signals_bullish: number;
+            /** @description Of them, bearish. */
             signals_bearish: number;
+            /** @description Of them, neutral. */
             signals_neutral: number;
+            /** @description Congressional trades in force with a trade date in the last 90 days. */
             congress_trades: number;
+            /** @description Of them, purchases. */
             congress_buys: number;
             /** @description Sales and partial sales. */
             congress_sells: number;
@@ -1167,6 +1428,7 @@ export interface components {
              * @description Inclusive.
              */
             to: string;
+            /** @description The window’s length in days. */
             days: number;
             /** @description `as_of` when given; else `newest_trade`: the newest trade date in force (today without trades), or `newest_signal`: the newest signal’s day, when the signals end before the trades. */
             basis: string;
@@ -1190,42 +1452,74 @@ export interface components {
             signals: number;
         };
         CongressionalTrade2: {
+            /** @description The trade’s id, a UUID. */
             id: string;
             /** @description <first> <last> */
             member_name: string;
+            /** @description Bioguide id of the member; null when the filer could not be matched to one. */
             bioguide_id: string | null;
-            /** @enum {string|null} */
+            /**
+             * @description The member’s party; null when not matched.
+             * @enum {string|null}
+             */
             party: "D" | "R" | "I" | null;
-            /** @enum {string} */
+            /**
+             * @description The chamber the disclosure was filed with.
+             * @enum {string}
+             */
             chamber: "house" | "senate";
-            /** Format: date */
+            /**
+             * Format: date
+             * @description The day of the trade.
+             */
             trade_date: string;
-            /** Format: date */
+            /**
+             * Format: date
+             * @description The day it was disclosed; null while undisclosed.
+             */
             disclosure_date: string | null;
             /** @description The disclosure bucket as filed, e.g. $1,001 - $15,000. */
             amount_range: string;
+            /** @description Lower bound of the bucket in USD, parsed from `amountRange`. */
             amount_low: number | null;
-            /** @description Null for an open-ended bucket (Over $50,000,000). */
+            /** @description Upper bound of the bucket in USD; null for an open-ended one (Over $50,000,000). */
             amount_high: number | null;
         };
         Signal2: {
+            /** @description The signal’s id, a UUID. */
             id: string;
-            /** @enum {string} */
+            /**
+             * @description What the signal was derived from.
+             * @enum {string}
+             */
             signal_type: "sec_filing" | "insider_buy" | "insider_sell" | "earnings_preview" | "macro";
-            /** @enum {string} */
+            /**
+             * @description Which way the signal points.
+             * @enum {string}
+             */
             sentiment: "BULLISH" | "BEARISH" | "NEUTRAL";
             /** @description 0-100. */
             materiality_score: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the signal was recorded; plan history limits count back from it.
+             */
             created_at: string;
+            /** @description A one-paragraph summary of what happened. */
             ai_summary: string;
         };
         ConvergenceLead: {
+            /** @description The ticker bought and signalled. */
             ticker: string;
+            /** @description The company’s name. */
             company_name: string;
+            /** @description Congressional purchases in force traded in the window. */
             congress_buys: number;
+            /** @description Signals of the ticker in the window. */
             total_signals: number;
+            /** @description Of them, bullish. */
             bullish_signals: number;
+            /** @description Of them, bearish. */
             bearish_signals: number;
             /** @description The purchases’ disclosed buckets, midpoints summed, in dollars (an open bucket counts its floor). */
             purchase_amount: number;
@@ -1233,12 +1527,22 @@ export interface components {
             congress_members: string[];
             /** @description 0-100, one decimal: a logistic curve of the breakdown’s points. */
             score: number;
+            /** @description The points the score is made of. */
             score_breakdown: components["schemas"]["ConvergenceScoreBreakdown"];
-            /** Format: date */
+            /**
+             * Format: date
+             * @description Trade date of the window’s first purchase.
+             */
             first_purchase_date: string;
-            /** Format: date */
+            /**
+             * Format: date
+             * @description Trade date of the window’s last purchase.
+             */
             last_purchase_date: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the newest counted signal was recorded.
+             */
             last_signal_at: string;
             /** @description The evidence: the 10 newest purchases (congressBuys counts them all). */
             purchases?: components["schemas"]["CongressionalTrade2"][];
@@ -1246,32 +1550,52 @@ export interface components {
             signals?: components["schemas"]["Signal2"][];
         };
         WatchlistEntry: {
+            /** @description The ticker in its stored form, upper case (`BRK-B`). */
             ticker: string;
+            /** @description The company’s name, as given or looked up when added. */
             company_name: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the ticker was added.
+             */
             added_at: string;
+            /** @description The latest stored daily close; null without prices. */
             quote: components["schemas"]["Quote"] | null;
+            /** @description The newest signal within the plan’s history; null when there is none. */
             latest_signal: components["schemas"]["Signal"] | null;
+            /** @description The newest congressional trade in force; null when there is none. */
             latest_congressional_trade: components["schemas"]["CongressionalTrade"] | null;
         };
         RemoveWatchlistEntryPayload: {
+            /** @description The ticker in its stored form. */
             ticker: string;
+            /** @description Always true: a ticker not on the watchlist is not_found. */
             removed: boolean;
         };
         CompanyProfile2: {
+            /** @description The ticker in its stored form, upper case (`BRK-B`). */
             ticker: string;
+            /** @description The company’s name. */
             company_name: string;
+            /** @description Market sector, e.g. Technology. */
             sector: string;
+            /** @description Industry within the sector. */
             industry: string;
             /** @description US dollars. */
             market_cap: number | null;
+            /** @description Name of the chief executive. */
             ceo: string | null;
+            /** @description What the company does, in prose. */
             description: string;
+            /** @description The company’s website address. */
             website: string | null;
+            /** @description Number of employees. */
             employees: number | null;
+            /** @description Where the company is based. */
             headquarters: string | null;
             /** @description The founding year as the source writes it ("1902", "2013 (1888)"). */
             founded: string | null;
+            /** @description The SEC’s Central Index Key of the company. */
             cik: string | null;
             /**
              * Format: date-time
@@ -1280,9 +1604,14 @@ export interface components {
             updated_at: string;
         };
         BriefingSummary: {
-            /** Format: date */
+            /**
+             * Format: date
+             * @description The day (UTC).
+             */
             date: string;
+            /** @description The stored headline, or one counting the day’s signals and trades. */
             headline: string;
+            /** @description Signals created that day, within the plan’s history. */
             signals_count: number;
             /** @description Congressional trades disclosed that day. */
             trades_count: number;
@@ -1294,6 +1623,7 @@ export interface components {
             congressional_trades: number;
             /** @description Signals created in the last 7 days. */
             signals_7d: number;
+            /** @description Members in office, and former members with a trade. */
             members_tracked: number;
             /** @description Distinct tickers with a signal or a congressional trade. */
             tickers_tracked: number;
@@ -1308,7 +1638,10 @@ export interface components {
             source: string;
             /** @description How often the schedule runs it, in words. */
             cadence: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the last run started; null when it never ran.
+             */
             last_attempt: string | null;
             /** @description The last run: running, succeeded, unchanged (every file answered 304) or failed. */
             last_status: string | null;
@@ -1332,19 +1665,37 @@ export interface components {
             stale: boolean;
         };
         WebhookFilters: {
+            /** @description Tickers, in their stored form. */
             tickers: string[];
+            /** @description Signal types, for signal.created. */
             signal_types: string[];
+            /** @description house or senate, for congressional_trade.disclosed. */
             chambers: string[];
+            /** @description Bioguide ids or member names as disclosed. */
             members: string[];
         };
         WebhookEndpoint: {
+            /** @description The endpoint’s id, `wh_<n>`. */
             id: string;
+            /** @description The https URL events are posted to. */
             url: string;
+            /** @description The account’s note; empty when none was given. */
             description: string;
+            /** @description The event kinds the endpoint receives. */
             events: string[];
+            /** @description Whether events are delivered to it. */
             enabled: boolean;
             /** @description Why the service disabled the endpoint (three days of failed deliveries). */
             disabled_reason: string | null;
+            /** @description verified, or unverified until the current URL answers its verification ping with 2xx. */
+            verification: string;
+            /**
+             * Format: date-time
+             * @description When the current URL was verified.
+             */
+            verified_at: string | null;
+            /** @description plan_excludes_webhooks or account_disabled while the account may not receive webhooks: kept, sent nothing. */
+            suspended_reason: string | null;
             /**
              * Format: date-time
              * @description The first failed delivery since the last success.
@@ -1355,48 +1706,82 @@ export interface components {
              * @description Until then the secret before the last rotation signs too.
              */
             previous_secret_expires_at: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the endpoint was registered.
+             */
             created_at: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it last changed.
+             */
             updated_at: string;
+            /** @description What narrows its events. */
             filters: components["schemas"]["WebhookFilters"];
         };
         DeletedWebhookEndpoint: {
+            /** @description The removed endpoint’s id, `wh_<n>`. */
             id: string;
+            /** @description Always true: an unknown endpoint is not_found. */
             deleted: boolean;
         };
         WebhookDelivery: {
+            /** @description The delivery’s id, `whd_<n>`. */
             id: string;
             /** @description The webhook-id header: the same on every attempt. */
             event_id: string;
+            /** @description The event kind, e.g. signal.created or ping. */
             event_type: string;
-            /** @description pending, delivered or failed (retries spent). */
+            /** @description pending, delivered, failed (retries spent) or cancelled (the endpoint was suspended). */
             status: string;
+            /** @description Attempts made so far. */
             attempts: number;
+            /** @description HTTP status of the last attempt; null before one or when it got no answer. */
             response_code: number | null;
+            /** @description Milliseconds the last attempt took. */
             latency_ms: number | null;
+            /** @description Why the last attempt failed; null after a success. */
             error: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the next attempt is due; null unless pending.
+             */
             next_attempt_at: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the last attempt was made; null before one.
+             */
             last_attempt_at: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the endpoint accepted it; null until then.
+             */
             delivered_at: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the delivery was queued.
+             */
             created_at: string;
         };
         ReplayedWebhookEvents: {
-            /** @description Deliveries queued (at most 10000 a call). */
+            /** @description Deliveries queued (at most 1000 a call). */
             queued: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description The moment replayed from.
+             */
             since: string;
         };
         Ticker: {
+            /** @description The ticker in its stored form, upper case (`BRK-B`). */
             ticker: string;
             /** @description False for a ticker with no profile, price, signal, trade or company. */
             found: boolean;
+            /** @description The cached company profile; null when there is none. */
             profile: components["schemas"]["CompanyProfile"] | null;
+            /** @description The latest stored daily close; null without prices. */
             quote: components["schemas"]["Quote"] | null;
+            /** @description Signal and congressional trade counts. */
             summary: components["schemas"]["TickerSummary"];
             /** @description The latest signals, newest first. */
             signals: components["schemas"]["Signal"][];
@@ -1583,12 +1968,16 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
+                        /** @description The hits of this page, most relevant first. */
                         data: components["schemas"]["SearchHit"][];
                         pagination: {
+                            /** @description The page returned, from 1. */
                             page: number;
+                            /** @description Items per page: the size asked for, or the default. */
                             per_page: number;
                             /** @description Exact up to 10,000 matches (EXACT_TOTAL_LIMIT); above that an estimate and `totalIsEstimate` is true. */
                             total: number;
+                            /** @description Pages in the whole list at this page size: `total` divided by the page size, rounded up. */
                             total_pages: number;
                             /** @description True when `total` and `totalPages` are not exact: past 10,000 matches the planner’s estimate (search: a lower bound). */
                             total_is_estimate: boolean;
@@ -1678,12 +2067,16 @@ export interface operations {
                         success: true;
                         /** @constant */
                         vertical: "b2b";
+                        /** @description The items of this page, in the list’s order. */
                         data: components["schemas"]["Company"][];
                         pagination: {
+                            /** @description The page returned, from 1. */
                             page: number;
+                            /** @description Items per page: the size asked for, or the default. */
                             per_page: number;
                             /** @description Exact up to 10,000 matches (EXACT_TOTAL_LIMIT); above that an estimate and `totalIsEstimate` is true. */
                             total: number;
+                            /** @description Pages in the whole list at this page size: `total` divided by the page size, rounded up. */
                             total_pages: number;
                             /** @description True when `total` and `totalPages` are not exact: past 10,000 matches the planner’s estimate (search: a lower bound). */
                             total_is_estimate: boolean;
@@ -1746,6 +2139,7 @@ export interface operations {
                         success: true;
                         /** @constant */
                         vertical: "b2b";
+                        /** @description One company by its id; null when there is none. */
                         data: components["schemas"]["Company"] | null;
                     };
                 };
@@ -1833,12 +2227,16 @@ export interface operations {
                         success: true;
                         /** @constant */
                         vertical: "b2b";
+                        /** @description The items of this page, in the list’s order. */
                         data: components["schemas"]["Contact"][];
                         pagination: {
+                            /** @description The page returned, from 1. */
                             page: number;
+                            /** @description Items per page: the size asked for, or the default. */
                             per_page: number;
                             /** @description Exact up to 10,000 matches (EXACT_TOTAL_LIMIT); above that an estimate and `totalIsEstimate` is true. */
                             total: number;
+                            /** @description Pages in the whole list at this page size: `total` divided by the page size, rounded up. */
                             total_pages: number;
                             /** @description True when `total` and `totalPages` are not exact: past 10,000 matches the planner’s estimate (search: a lower bound). */
                             total_is_estimate: boolean;
@@ -1901,6 +2299,7 @@ export interface operations {
                         success: true;
                         /** @constant */
                         vertical: "b2b";
+                        /** @description One contact by its id; null when there is none. */
                         data: components["schemas"]["Contact"] | null;
                     };
                 };
@@ -2012,12 +2411,16 @@ export interface operations {
                         success: true;
                         /** @constant */
                         vertical: "realestate";
+                        /** @description The items of this page, in the list’s order. */
                         data: components["schemas"]["Property"][];
                         pagination: {
+                            /** @description The page returned, from 1. */
                             page: number;
+                            /** @description Items per page: the size asked for, or the default. */
                             per_page: number;
                             /** @description Exact up to 10,000 matches (EXACT_TOTAL_LIMIT); above that an estimate and `totalIsEstimate` is true. */
                             total: number;
+                            /** @description Pages in the whole list at this page size: `total` divided by the page size, rounded up. */
                             total_pages: number;
                             /** @description True when `total` and `totalPages` are not exact: past 10,000 matches the planner’s estimate (search: a lower bound). */
                             total_is_estimate: boolean;
@@ -2089,6 +2492,7 @@ export interface operations {
                         success: true;
                         /** @constant */
                         vertical: "realestate";
+                        /** @description One property by its id; null when there is none. */
                         data: components["schemas"]["Property"] | null;
                     };
                 };
@@ -2181,12 +2585,16 @@ export interface operations {
                         success: true;
                         /** @constant */
                         vertical: "realestate";
+                        /** @description The items of this page, in the list’s order. */
                         data: components["schemas"]["Owner"][];
                         pagination: {
+                            /** @description The page returned, from 1. */
                             page: number;
+                            /** @description Items per page: the size asked for, or the default. */
                             per_page: number;
                             /** @description Exact up to 10,000 matches (EXACT_TOTAL_LIMIT); above that an estimate and `totalIsEstimate` is true. */
                             total: number;
+                            /** @description Pages in the whole list at this page size: `total` divided by the page size, rounded up. */
                             total_pages: number;
                             /** @description True when `total` and `totalPages` are not exact: past 10,000 matches the planner’s estimate (search: a lower bound). */
                             total_is_estimate: boolean;
@@ -2251,6 +2659,7 @@ export interface operations {
                         success: true;
                         /** @constant */
                         vertical: "realestate";
+                        /** @description One owner by its id; null when there is none. */
                         data: components["schemas"]["Owner"] | null;
                     };
                 };
@@ -2354,12 +2763,16 @@ export interface operations {
                         success: true;
                         /** @constant */
                         vertical: "legal";
+                        /** @description The items of this page, in the list’s order. */
                         data: components["schemas"]["Attorney"][];
                         pagination: {
+                            /** @description The page returned, from 1. */
                             page: number;
+                            /** @description Items per page: the size asked for, or the default. */
                             per_page: number;
                             /** @description Exact up to 10,000 matches (EXACT_TOTAL_LIMIT); above that an estimate and `totalIsEstimate` is true. */
                             total: number;
+                            /** @description Pages in the whole list at this page size: `total` divided by the page size, rounded up. */
                             total_pages: number;
                             /** @description True when `total` and `totalPages` are not exact: past 10,000 matches the planner’s estimate (search: a lower bound). */
                             total_is_estimate: boolean;
@@ -2429,6 +2842,7 @@ export interface operations {
                         success: true;
                         /** @constant */
                         vertical: "legal";
+                        /** @description One attorney by its id; null when there is none. */
                         data: components["schemas"]["Attorney"] | null;
                     };
                 };
@@ -2535,12 +2949,16 @@ export interface operations {
                         success: true;
                         /** @constant */
                         vertical: "legal";
+                        /** @description The items of this page, in the list’s order. */
                         data: components["schemas"]["Firm"][];
                         pagination: {
+                            /** @description The page returned, from 1. */
                             page: number;
+                            /** @description Items per page: the size asked for, or the default. */
                             per_page: number;
                             /** @description Exact up to 10,000 matches (EXACT_TOTAL_LIMIT); above that an estimate and `totalIsEstimate` is true. */
                             total: number;
+                            /** @description Pages in the whole list at this page size: `total` divided by the page size, rounded up. */
                             total_pages: number;
                             /** @description True when `total` and `totalPages` are not exact: past 10,000 matches the planner’s estimate (search: a lower bound). */
                             total_is_estimate: boolean;
@@ -2614,6 +3032,7 @@ export interface operations {
                         success: true;
                         /** @constant */
                         vertical: "legal";
+                        /** @description One firm by its id; null when there is none. */
                         data: components["schemas"]["Firm"] | null;
                     };
                 };
@@ -2686,12 +3105,16 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
+                        /** @description The items of this page, in the list’s order. */
                         data: components["schemas"]["Lead"][];
                         pagination: {
+                            /** @description The page returned, from 1. */
                             page: number;
+                            /** @description Items per page: the size asked for, or the default. */
                             per_page: number;
                             /** @description Exact up to 10,000 matches (EXACT_TOTAL_LIMIT); above that an estimate and `totalIsEstimate` is true. */
                             total: number;
+                            /** @description Pages in the whole list at this page size: `total` divided by the page size, rounded up. */
                             total_pages: number;
                             /** @description True when `total` and `totalPages` are not exact: past 10,000 matches the planner’s estimate (search: a lower bound). */
                             total_is_estimate: boolean;
@@ -2758,6 +3181,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
+                        /** @description The lead: new, or the one already saved for the record. */
                         data: components["schemas"]["Lead"];
                     };
                 };
@@ -2796,6 +3220,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
+                        /** @description The lead: new, or the one already saved for the record. */
                         data: components["schemas"]["Lead"];
                     };
                 };
@@ -2854,6 +3279,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
+                        /** @description One of the caller’s leads by its id; null when the caller has no such lead. */
                         data: components["schemas"]["Lead"] | null;
                     };
                 };
@@ -3134,12 +3560,16 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
+                        /** @description The items of this page, in the list’s order. */
                         data: components["schemas"]["ReportJob"][];
                         pagination: {
+                            /** @description The page returned, from 1. */
                             page: number;
+                            /** @description Items per page: the size asked for, or the default. */
                             per_page: number;
                             /** @description Exact up to 10,000 matches (EXACT_TOTAL_LIMIT); above that an estimate and `totalIsEstimate` is true. */
                             total: number;
+                            /** @description Pages in the whole list at this page size: `total` divided by the page size, rounded up. */
                             total_pages: number;
                             /** @description True when `total` and `totalPages` are not exact: past 10,000 matches the planner’s estimate (search: a lower bound). */
                             total_is_estimate: boolean;
@@ -3203,6 +3633,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
+                        /** @description One of the caller’s report jobs by its id; null when the caller has no such job. */
                         data: components["schemas"]["ReportJob"] | null;
                     };
                 };
@@ -3282,10 +3713,13 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
+                        /** @description The items of this page, in the list’s order. */
                         signals: components["schemas"]["Signal"][];
                         /** @description Exact up to 10,000 matches (EXACT_TOTAL_LIMIT); above that an estimate and `totalIsEstimate` is true. */
                         total: number;
+                        /** @description The page returned, from 1. */
                         page: number;
+                        /** @description Pages in the whole list at this page size: `total` divided by the page size, rounded up. */
                         pages: number;
                         /** @description True when `total` and `totalPages` are not exact: past 10,000 matches the planner’s estimate (search: a lower bound). */
                         total_is_estimate: boolean;
@@ -3365,11 +3799,15 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
+                        /** @description The ticker in its stored form, upper case (`BRK-B`). */
                         ticker: string;
+                        /** @description The items of this page, in the list’s order. */
                         signals: components["schemas"]["Signal"][];
                         /** @description Exact up to 10,000 matches (EXACT_TOTAL_LIMIT); above that an estimate and `totalIsEstimate` is true. */
                         total: number;
+                        /** @description The page returned, from 1. */
                         page: number;
+                        /** @description Pages in the whole list at this page size: `total` divided by the page size, rounded up. */
                         pages: number;
                         /** @description True when `total` and `totalPages` are not exact: past 10,000 matches the planner’s estimate (search: a lower bound). */
                         total_is_estimate: boolean;
@@ -3605,10 +4043,13 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
+                        /** @description The items of this page, in the list’s order. */
                         trades: components["schemas"]["CongressionalTrade"][];
                         /** @description Exact up to 10,000 matches (EXACT_TOTAL_LIMIT); above that an estimate and `totalIsEstimate` is true. */
                         total: number;
+                        /** @description The page returned, from 1. */
                         page: number;
+                        /** @description Pages in the whole list at this page size: `total` divided by the page size, rounded up. */
                         pages: number;
                         /** @description True when `total` and `totalPages` are not exact: past 10,000 matches the planner’s estimate (search: a lower bound). */
                         total_is_estimate: boolean;
@@ -3716,10 +4157,13 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
+                        /** @description The items of this page, in the list’s order. */
                         trades: components["schemas"]["InsiderTrade"][];
                         /** @description Exact up to 10,000 matches (EXACT_TOTAL_LIMIT); above that an estimate and `totalIsEstimate` is true. */
                         total: number;
+                        /** @description The page returned, from 1. */
                         page: number;
+                        /** @description Pages in the whole list at this page size: `total` divided by the page size, rounded up. */
                         pages: number;
                         /** @description True when `total` and `totalPages` are not exact: past 10,000 matches the planner’s estimate (search: a lower bound). */
                         total_is_estimate: boolean;
@@ -3961,18 +4405,31 @@ export interface operations {
                      */
                     "application/json": {
                         members: {
+                            /** @description The member’s Bioguide id, e.g. P000197. */
                             bioguide_id: string;
                             /** @description <first> <last> */
                             name: string;
+                            /** @description First name. */
                             first_name: string;
+                            /** @description Last name. */
                             last_name: string;
-                            /** @enum {string} */
+                            /**
+                             * @description The member’s party.
+                             * @enum {string}
+                             */
                             party: "D" | "R" | "I";
-                            /** @enum {string} */
+                            /**
+                             * @description The member’s chamber.
+                             * @enum {string}
+                             */
                             chamber: "house" | "senate";
+                            /** @description Two-letter code of the state the member represents. */
                             state: string;
+                            /** @description House seat as state and two-digit district (MO04, AK00 at large); null for senators. */
                             district: string | null;
+                            /** @description Full committees the member sits on now, without the chamber prefix, sorted. */
                             committees: string[];
+                            /** @description Trades in force the member disclosed (as of the last rollup refresh). */
                             trades_count: number;
                             /** @description How close the name is to the query, 0-1: word_similarity of each query word, averaged. */
                             similarity: number;
@@ -4075,7 +4532,9 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
+                        /** @description The leads, best score first. */
                         leads: components["schemas"]["ConvergenceLead"][];
+                        /** @description The dates the leads were counted over. */
                         window: components["schemas"]["ConvergenceWindow"];
                     };
                 };
@@ -4153,11 +4612,14 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
+                        /** @description The items of this page, in the list’s order. */
                         watchlist: components["schemas"]["WatchlistEntry"][];
                         count: number;
                         /** @description Exact up to 10,000 matches (EXACT_TOTAL_LIMIT); above that an estimate and `totalIsEstimate` is true. */
                         total: number;
+                        /** @description The page returned, from 1. */
                         page: number;
+                        /** @description Pages in the whole list at this page size: `total` divided by the page size, rounded up. */
                         pages: number;
                         /** @description True when `total` and `totalPages` are not exact: past 10,000 matches the planner’s estimate (search: a lower bound). */
                         total_is_estimate: boolean;
@@ -4233,12 +4695,20 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
+                        /** @description The ticker in its stored form, upper case (`BRK-B`). */
                         ticker: string;
+                        /** @description The company’s name, as given or looked up when added. */
                         company_name: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the ticker was added.
+                         */
                         added_at: string;
+                        /** @description The latest stored daily close; null without prices. */
                         quote: components["schemas"]["Quote"] | null;
+                        /** @description The newest signal within the plan’s history; null when there is none. */
                         latest_signal: components["schemas"]["Signal"] | null;
+                        /** @description The newest congressional trade in force; null when there is none. */
                         latest_congressional_trade: components["schemas"]["CongressionalTrade"] | null;
                         /** @description False when the ticker was already on the watchlist. */
                         created: boolean;
@@ -4290,12 +4760,20 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
+                        /** @description The ticker in its stored form, upper case (`BRK-B`). */
                         ticker: string;
+                        /** @description The company’s name, as given or looked up when added. */
                         company_name: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the ticker was added.
+                         */
                         added_at: string;
+                        /** @description The latest stored daily close; null without prices. */
                         quote: components["schemas"]["Quote"] | null;
+                        /** @description The newest signal within the plan’s history; null when there is none. */
                         latest_signal: components["schemas"]["Signal"] | null;
+                        /** @description The newest congressional trade in force; null when there is none. */
                         latest_congressional_trade: components["schemas"]["CongressionalTrade"] | null;
                         /** @description False when the ticker was already on the watchlist. */
                         created: boolean;
@@ -4499,10 +4977,13 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
+                        /** @description The items of this page, in the list’s order. */
                         briefings: components["schemas"]["BriefingSummary"][];
                         /** @description Exact up to 10,000 matches (EXACT_TOTAL_LIMIT); above that an estimate and `totalIsEstimate` is true. */
                         total: number;
+                        /** @description The page returned, from 1. */
                         page: number;
+                        /** @description Pages in the whole list at this page size: `total` divided by the page size, rounded up. */
                         pages: number;
                         /** @description True when `total` and `totalPages` are not exact: past 10,000 matches the planner’s estimate (search: a lower bound). */
                         total_is_estimate: boolean;
@@ -4714,17 +5195,20 @@ export interface operations {
                      *       "webhooks": [
                      *         {
                      *           "id": "wh_1",
-                     *           "url": "http://127.0.0.1:9/hook",
+                     *           "url": "http://127.0.0.1:40257/hooks/openapi",
                      *           "description": "",
                      *           "events": [
                      *             "signal.created"
                      *           ],
                      *           "enabled": true,
                      *           "disabled_reason": null,
+                     *           "verification": "verified",
+                     *           "verified_at": "2026-12-02T01:16:25.123Z",
+                     *           "suspended_reason": null,
                      *           "failing_since": null,
                      *           "previous_secret_expires_at": null,
-                     *           "created_at": "2026-11-25T10:55:51.158Z",
-                     *           "updated_at": "2026-11-25T10:55:51.158Z",
+                     *           "created_at": "2026-12-02T01:16:24.225Z",
+                     *           "updated_at": "2026-12-02T01:16:24.225Z",
                      *           "filters": {
                      *             "tickers": [
                      *               "AAPL"
@@ -4793,17 +5277,20 @@ export interface operations {
                     /**
                      * @example {
                      *       "id": "wh_1",
-                     *       "url": "http://127.0.0.1:9/hook",
+                     *       "url": "http://127.0.0.1:40257/hooks/openapi",
                      *       "description": "",
                      *       "events": [
                      *         "signal.created"
                      *       ],
                      *       "enabled": true,
                      *       "disabled_reason": null,
+                     *       "verification": "unverified",
+                     *       "verified_at": null,
+                     *       "suspended_reason": null,
                      *       "failing_since": null,
                      *       "previous_secret_expires_at": null,
-                     *       "created_at": "2026-11-25T10:55:51.158Z",
-                     *       "updated_at": "2026-11-25T10:55:51.158Z",
+                     *       "created_at": "2026-12-02T01:16:24.225Z",
+                     *       "updated_at": "2026-12-02T01:16:24.225Z",
                      *       "filters": {
                      *         "tickers": [
                      *           "AAPL"
@@ -4812,17 +5299,31 @@ export interface operations {
                      *         "chambers": [],
                      *         "members": []
                      *       },
-                     *       "secret": "whsec_YCNIaOAXdUChtY0tEQpyY91OsqozlmsdPO2AyDf+VDw="
+                     *       "secret": "whsec_5h5IyQTYeItgAhscVGOmXW9hlmI9iNdtaCHoI7BYBt4="
                      *     }
                      */
                     "application/json": {
+                        /** @description The endpoint’s id, `wh_<n>`. */
                         id: string;
+                        /** @description The https URL events are posted to. */
                         url: string;
+                        /** @description The account’s note; empty when none was given. */
                         description: string;
+                        /** @description The event kinds the endpoint receives. */
                         events: string[];
+                        /** @description Whether events are delivered to it. */
                         enabled: boolean;
                         /** @description Why the service disabled the endpoint (three days of failed deliveries). */
                         disabled_reason: string | null;
+                        /** @description verified, or unverified until the current URL answers its verification ping with 2xx. */
+                        verification: string;
+                        /**
+                         * Format: date-time
+                         * @description When the current URL was verified.
+                         */
+                        verified_at: string | null;
+                        /** @description plan_excludes_webhooks or account_disabled while the account may not receive webhooks: kept, sent nothing. */
+                        suspended_reason: string | null;
                         /**
                          * Format: date-time
                          * @description The first failed delivery since the last success.
@@ -4833,10 +5334,17 @@ export interface operations {
                          * @description Until then the secret before the last rotation signs too.
                          */
                         previous_secret_expires_at: string | null;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the endpoint was registered.
+                         */
                         created_at: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When it last changed.
+                         */
                         updated_at: string;
+                        /** @description What narrows its events. */
                         filters: components["schemas"]["WebhookFilters"];
                         /** @description The signing secret (whsec_…): shown here only. */
                         secret: string;
@@ -4879,17 +5387,20 @@ export interface operations {
                     /**
                      * @example {
                      *       "id": "wh_1",
-                     *       "url": "http://127.0.0.1:9/hook",
+                     *       "url": "http://127.0.0.1:40257/hooks/openapi",
                      *       "description": "",
                      *       "events": [
                      *         "signal.created"
                      *       ],
                      *       "enabled": true,
                      *       "disabled_reason": null,
+                     *       "verification": "unverified",
+                     *       "verified_at": null,
+                     *       "suspended_reason": null,
                      *       "failing_since": null,
                      *       "previous_secret_expires_at": null,
-                     *       "created_at": "2026-11-25T10:55:51.158Z",
-                     *       "updated_at": "2026-11-25T10:55:51.158Z",
+                     *       "created_at": "2026-12-02T01:16:24.225Z",
+                     *       "updated_at": "2026-12-02T01:16:24.225Z",
                      *       "filters": {
                      *         "tickers": [
                      *           "AAPL"
@@ -4997,17 +5508,20 @@ export interface operations {
                     /**
                      * @example {
                      *       "id": "wh_1",
-                     *       "url": "http://127.0.0.1:9/hook",
+                     *       "url": "http://127.0.0.1:40257/hooks/openapi",
                      *       "description": "orders desk",
                      *       "events": [
                      *         "signal.created"
                      *       ],
                      *       "enabled": true,
                      *       "disabled_reason": null,
+                     *       "verification": "verified",
+                     *       "verified_at": "2026-12-02T01:16:25.123Z",
+                     *       "suspended_reason": null,
                      *       "failing_since": null,
                      *       "previous_secret_expires_at": null,
-                     *       "created_at": "2026-11-25T10:55:51.158Z",
-                     *       "updated_at": "2026-11-25T10:55:51.224Z",
+                     *       "created_at": "2026-12-02T01:16:24.225Z",
+                     *       "updated_at": "2026-12-02T01:16:25.726Z",
                      *       "filters": {
                      *         "tickers": [
                      *           "AAPL"
@@ -5058,11 +5572,12 @@ export interface operations {
                     /**
                      * @example {
                      *       "id": "wh_1",
-                     *       "previous_secret_expires_at": "2026-11-26T10:55:51.238Z",
-                     *       "secret": "whsec_U5rwUI0B0qVIXcMrBs2kJrfcqxPELiC7Q9Uu+9Tchmw="
+                     *       "previous_secret_expires_at": "2026-12-03T01:16:25.934Z",
+                     *       "secret": "whsec_p/iX/ZKMGGOSRsxrOmnt7nP7pVtaKaJ49YCFAeSho6k="
                      *     }
                      */
                     "application/json": {
+                        /** @description The endpoint’s id, `wh_<n>`. */
                         id: string;
                         /**
                          * Format: date-time
@@ -5111,22 +5626,81 @@ export interface operations {
                     /**
                      * @example {
                      *       "delivery": {
-                     *         "id": "whd_1",
-                     *         "event_id": "msg_c2caf66e95f241128779ca2e2f3ee534",
+                     *         "id": "whd_2",
+                     *         "event_id": "msg_959b627011a74950ab4db1a0f040352f",
                      *         "event_type": "ping",
                      *         "status": "pending",
                      *         "attempts": 0,
                      *         "response_code": null,
                      *         "latency_ms": null,
                      *         "error": null,
-                     *         "next_attempt_at": "2026-11-25T10:55:51.246Z",
+                     *         "next_attempt_at": "2026-12-02T01:16:26.093Z",
                      *         "last_attempt_at": null,
                      *         "delivered_at": null,
-                     *         "created_at": "2026-11-25T10:55:51.246Z"
+                     *         "created_at": "2026-12-02T01:16:26.093Z"
                      *       }
                      *     }
                      */
                     "application/json": {
+                        /** @description The delivery, as queued. */
+                        delivery: components["schemas"]["WebhookDelivery"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    VerifyWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accepted. */
+            202: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["x-ratelimit-limit"];
+                    "x-ratelimit-remaining": components["headers"]["x-ratelimit-remaining"];
+                    "x-ratelimit-reset": components["headers"]["x-ratelimit-reset"];
+                    "x-usage-calls": components["headers"]["x-usage-calls"];
+                    "x-usage-allowance": components["headers"]["x-usage-allowance"];
+                    "x-usage-remaining": components["headers"]["x-usage-remaining"];
+                    "x-usage-overage": components["headers"]["x-usage-overage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "delivery": {
+                     *         "id": "whd_1",
+                     *         "event_id": "msg_6b9eb3f5ab224d57a878a21ff9a653d9",
+                     *         "event_type": "webhook.verification",
+                     *         "status": "pending",
+                     *         "attempts": 0,
+                     *         "response_code": null,
+                     *         "latency_ms": null,
+                     *         "error": null,
+                     *         "next_attempt_at": "2026-12-02T01:16:24.418Z",
+                     *         "last_attempt_at": null,
+                     *         "delivered_at": null,
+                     *         "created_at": "2026-12-02T01:16:24.250Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description The delivery, as queued. */
                         delivery: components["schemas"]["WebhookDelivery"];
                     };
                 };
@@ -5172,18 +5746,18 @@ export interface operations {
                      * @example {
                      *       "deliveries": [
                      *         {
-                     *           "id": "whd_1",
-                     *           "event_id": "msg_c2caf66e95f241128779ca2e2f3ee534",
+                     *           "id": "whd_2",
+                     *           "event_id": "msg_959b627011a74950ab4db1a0f040352f",
                      *           "event_type": "ping",
                      *           "status": "pending",
-                     *           "attempts": 0,
+                     *           "attempts": 1,
                      *           "response_code": null,
                      *           "latency_ms": null,
                      *           "error": null,
-                     *           "next_attempt_at": "2026-11-25T10:55:51.246Z",
-                     *           "last_attempt_at": null,
+                     *           "next_attempt_at": "2026-12-02T01:16:26.093Z",
+                     *           "last_attempt_at": "2026-12-02T01:16:26.270Z",
                      *           "delivered_at": null,
-                     *           "created_at": "2026-11-25T10:55:51.246Z"
+                     *           "created_at": "2026-12-02T01:16:26.093Z"
                      *         }
                      *       ],
                      *       "total": 1,
@@ -5193,10 +5767,13 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
+                        /** @description The items of this page, in the list’s order. */
                         deliveries: components["schemas"]["WebhookDelivery"][];
                         /** @description Exact up to 10,000 matches (EXACT_TOTAL_LIMIT); above that an estimate and `totalIsEstimate` is true. */
                         total: number;
+                        /** @description The page returned, from 1. */
                         page: number;
+                        /** @description Pages in the whole list at this page size: `total` divided by the page size, rounded up. */
                         pages: number;
                         /** @description True when `total` and `totalPages` are not exact: past 10,000 matches the planner’s estimate (search: a lower bound). */
                         total_is_estimate: boolean;
@@ -5240,22 +5817,23 @@ export interface operations {
                     /**
                      * @example {
                      *       "delivery": {
-                     *         "id": "whd_1",
-                     *         "event_id": "msg_c2caf66e95f241128779ca2e2f3ee534",
+                     *         "id": "whd_2",
+                     *         "event_id": "msg_959b627011a74950ab4db1a0f040352f",
                      *         "event_type": "ping",
                      *         "status": "pending",
-                     *         "attempts": 0,
-                     *         "response_code": null,
-                     *         "latency_ms": null,
+                     *         "attempts": 1,
+                     *         "response_code": 204,
+                     *         "latency_ms": 185,
                      *         "error": null,
-                     *         "next_attempt_at": "2026-11-25T10:55:51.295Z",
-                     *         "last_attempt_at": null,
-                     *         "delivered_at": null,
-                     *         "created_at": "2026-11-25T10:55:51.246Z"
+                     *         "next_attempt_at": "2026-12-02T01:16:26.553Z",
+                     *         "last_attempt_at": "2026-12-02T01:16:26.270Z",
+                     *         "delivered_at": "2026-12-02T01:16:26.470Z",
+                     *         "created_at": "2026-12-02T01:16:26.093Z"
                      *       }
                      *     }
                      */
                     "application/json": {
+                        /** @description The delivery, as queued. */
                         delivery: components["schemas"]["WebhookDelivery"];
                     };
                 };

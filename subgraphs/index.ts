@@ -13,6 +13,8 @@ export { attachVerticalsHttp } from './verticals/http.ts';
 export type { VerticalsHttpOptions } from './verticals/http.ts';
 export { REPORT_CONTENT_TYPES, REPORT_DOWNLOAD_ROUTE } from './verticals/reports/download.ts';
 export type { ReportFileSender } from './verticals/reports/download.ts';
+/** Fails the report jobs of an account whose plan or standing no longer allows them (gateway/auth/account-state.ts). */
+export { cancelAccountJobs } from './verticals/reports/queue.ts';
 
 /** How current each ingested public source is (gateway/http/ingest-metrics.ts reads it for /metrics). */
 export { sourceStatuses } from './markets/sources/source-status.ts';

@@ -26,7 +26,16 @@ export async function dashboardWebhooks(control: Database, accountId: string, pl
   const endpoints = await control.prisma.webhookEndpoint.findMany({
     where: { accountId },
     orderBy: { id: 'asc' },
-    select: { id: true, url: true, description: true, events: true, enabled: true, disabledReason: true },
+    select: {
+      id: true,
+      url: true,
+      description: true,
+      events: true,
+      enabled: true,
+      disabledReason: true,
+      verifiedUrl: true,
+      suspendedReason: true,
+    },
   });
   const deliveries = await control.sql.query<{
     endpoint_id: number;
@@ -60,6 +69,8 @@ export async function dashboardWebhooks(control: Database, accountId: string, pl
       events: endpoint.events,
       enabled: endpoint.enabled,
       disabled_reason: endpoint.disabledReason,
+      verification: endpoint.verifiedUrl === endpoint.url ? 'verified' : 'unverified',
+      suspended_reason: endpoint.suspendedReason,
       recent_deliveries: deliveries
         .filter((delivery) => Number(delivery.endpoint_id) === endpoint.id)
         .map((delivery) => ({

@@ -21,7 +21,7 @@ const shapes = new WeakMap<GraphQLSchema, WeakMap<OperationDefinitionNode, Map<s
 export function measuredOperation(
   schema: GraphQLSchema,
   operation: OperationDefinitionNode,
-  fragments: Record<string, FragmentDefinitionNode>,
+  fragments: ReadonlyMap<string, FragmentDefinitionNode>,
   variables: Record<string, unknown> = {},
 ): OperationShape {
   let bySchema = shapes.get(schema);

@@ -4,11 +4,14 @@ import { BadRequestError } from '../../subgraphs/platform/errors.ts';
 import { QUERY_LIMITS } from './policy.ts';
 import type { OperationShape } from './query-cost.ts';
 
-/** The document's fragments by name, for measuring an operation. */
-export function fragmentsOf(document: DocumentNode): Record<string, FragmentDefinitionNode> {
-  const fragments: Record<string, FragmentDefinitionNode> = {};
+/**
+ * The document's fragments by name, for measuring an operation. A Map: the names are the caller's, and a spread of
+ * `...constructor` must find no fragment rather than Object.prototype's member.
+ */
+export function fragmentsOf(document: DocumentNode): ReadonlyMap<string, FragmentDefinitionNode> {
+  const fragments = new Map<string, FragmentDefinitionNode>();
   for (const definition of document.definitions) {
-    if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments[definition.name.value] = definition;
+    if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
   }
   return fragments;
 }

@@ -79,7 +79,7 @@ function addCounts(into: Map<string, number>, from: Map<string, number>, times =
 export function measureOperation(
   schema: GraphQLSchema,
   operation: OperationDefinitionNode,
-  fragments: Record<string, FragmentDefinitionNode>,
+  fragments: ReadonlyMap<string, FragmentDefinitionNode>,
   variables: Record<string, unknown> = {},
 ): OperationShape {
   const mostRepeated = { name: '', count: 0 };
@@ -91,7 +91,7 @@ export function measureOperation(
     // A cycle counts nothing here; validation refuses it (NoFragmentCycles) before anything runs.
     if (known === 'measuring') return emptyMeasure();
     if (known) return known;
-    const fragment = fragments[name];
+    const fragment = fragments.get(name);
     if (!fragment) return emptyMeasure();
     fragmentMeasures.set(key, 'measuring');
     const measure = measureSet(fragment.selectionSet, schema.getType(fragment.typeCondition.name.value), pendingSize);

@@ -4,7 +4,8 @@ import type { OffsetPage } from './envelopes.ts';
 import type { RestRoute } from './route.ts';
 
 // The REST form of the webhook API (docs/webhooks.md "Endpoints"): snake_case, as the /api routes print.
-const ENDPOINT_FIELDS = `id url description events enabled disabled_reason: disabledReason
+const ENDPOINT_FIELDS = `id url description events enabled disabled_reason: disabledReason verification
+  verified_at: verifiedAt suspended_reason: suspendedReason
   failing_since: failingSince previous_secret_expires_at: previousSecretExpiresAt created_at: createdAt
   updated_at: updatedAt filters { tickers signal_types: signalTypes chambers members }`;
 
@@ -105,6 +106,16 @@ export const webhookRoutes: RestRoute[] = [
     params: { id: 'id' },
     status: 202,
     respond: queued('testWebhookEndpoint'),
+  },
+  {
+    method: 'POST',
+    path: '/api/webhooks/:id/verify',
+    operation: `mutation VerifyWebhookEndpoint($id: String!) {
+      verifyWebhookEndpoint(id: $id) { delivery { ${DELIVERY_FIELDS} } }
+    }`,
+    params: { id: 'id' },
+    status: 202,
+    respond: queued('verifyWebhookEndpoint'),
   },
   {
     method: 'GET',

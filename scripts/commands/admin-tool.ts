@@ -1,12 +1,13 @@
 import { parseArgs } from 'node:util';
+import { applyAccountState } from '../../gateway/auth/account-state.ts';
 import { createAccount, createApiKey, MODES } from '../../gateway/auth/api-keys.ts';
 import { hashPassword, PASSWORD_LENGTH } from '../../gateway/auth/passwords.ts';
 import { asksForHelp } from '../command-line.ts';
 import { PLANS } from '../../subgraphs/platform/plans.ts';
 import type { Plan } from '../../subgraphs/platform/plans.ts';
 import type { Database, Mode } from '../../subgraphs/platform/database.ts';
-import { isUsageError, UsageError } from './tool.ts';
-import type { CommandOutput, CommandTool, PreparedCommand } from './tool.ts';
+import { bothDatabases, isUsageError, UsageError } from './tool.ts';
+import type { CommandOutput, CommandTool, OpenDatabases, PreparedCommand } from './tool.ts';
 
 /**
  * Account administration on the control database (the live one): `create-account`, `create-key` and `set-plan`.
@@ -27,7 +28,8 @@ function required(name: string, value: string | undefined): string {
   return value;
 }
 
-type Work = (control: Database) => Promise<Record<string, string>>;
+/** `databases`: both, for the work a plan change reaches in the sandbox too (endpoints, report jobs). */
+type Work = (control: Database, databases: OpenDatabases) => Promise<Record<string, string>>;
 
 /** Each command checks its arguments before any database is opened, so a typo fails at once. */
 function createAccountCommand(values: Record<string, string | undefined>): Work {
@@ -65,18 +67,22 @@ function createKeyCommand(values: Record<string, string | undefined>): Work {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** Upgrades or downgrades an account: there is no payment provider, so this is how a plan changes (/billing says so). */
+/**
+ * Upgrades or downgrades an account: there is no payment provider, so this is how a plan changes (/billing says
+ * so). The work queued under the old plan follows the new one at once (applyAccountState).
+ */
 function setPlanCommand(values: Record<string, string | undefined>): Work {
   const email = values.email?.trim().toLowerCase();
   const accountId = values.account?.trim();
   if (Boolean(email) === Boolean(accountId)) throw new UsageError('give exactly one of --email and --account');
   if (accountId && !UUID.test(accountId)) throw new UsageError('--account must be an account id (a UUID)');
   const plan = oneOf<Plan>('plan', values.plan, PLANS);
-  return async (control) => {
+  return async (control, databases) => {
     const where = email ? { email } : { id: accountId! };
     const account = await control.prisma.account.findUnique({ where });
     if (!account) throw new UsageError(`no account ${email ?? accountId}`);
     await control.prisma.account.update({ where: { id: account.id }, data: { plan } });
+    await applyAccountState(bothDatabases(databases), account.id, { plan, disabled: false });
     return { account_id: account.id, email: account.email, plan, previous_plan: account.plan };
   };
 }
@@ -106,15 +112,18 @@ function prepare(argv: string[], output: CommandOutput): PreparedCommand | numbe
       json: { type: 'boolean' },
     },
   });
-  const command = COMMANDS[positionals[0] as keyof typeof COMMANDS];
+  const [name = ''] = positionals;
+  // Own names only: `admin -- constructor` is an unknown command, not Object.prototype's member.
+  const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name as keyof typeof COMMANDS] : undefined;
   if (!command || positionals.length !== 1)
     throw new UsageError(positionals[0] ? `unknown command ${positionals[0]}` : 'a command is required');
   const work = command(values as Record<string, string | undefined>);
   return {
     mode: 'live',
+    bothDatabases: true,
     argv,
-    async run(control, output) {
-      const result = await work(control);
+    async run(control, output, databases) {
+      const result = await work(control, databases);
       output.out(
         values.json
           ? `${JSON.stringify(result)}\n`

@@ -11,7 +11,7 @@ import type { Database, Mode } from '../../subgraphs/platform/database.ts';
 import { adminSocketPath } from './protocol.ts';
 import { handOver, ServerUnreachableError } from './server-client.ts';
 import { loadTool } from './load-tool.ts';
-import type { CommandOutput, CommandTool, PreparedCommand, ToolName } from './tool.ts';
+import type { CommandOutput, CommandTool, OpenDatabases, PreparedCommand, ToolName } from './tool.ts';
 
 const terminal: CommandOutput = {
   out: (text) => process.stdout.write(text),
@@ -35,8 +35,7 @@ export async function runCommandLine(name: ToolName, argv: string[]): Promise<nu
     return tool.fail(error, terminal);
   }
   if (typeof prepared === 'number') return prepared;
-  const url = prepared.mode === 'live' ? env.DATABASE_URL : env.SANDBOX_DATABASE_URL;
-  if (url) return runHere(tool, prepared, url);
+  if (modesOf(prepared).every((mode) => urlOf(mode))) return runHere(tool, prepared);
 
   let lock;
   try {
@@ -68,19 +67,22 @@ async function handToServer(tool: CommandTool, prepared: PreparedCommand, holder
   }
 }
 
-async function runHere(tool: CommandTool, prepared: PreparedCommand, url?: string): Promise<number> {
-  let db: Database;
+const urlOf = (mode: Mode) => (mode === 'live' ? env.DATABASE_URL : env.SANDBOX_DATABASE_URL);
+
+/** The databases a command opens: its own, and the other too when it reaches both. */
+const modesOf = (prepared: PreparedCommand): Mode[] =>
+  prepared.bothDatabases ? [prepared.mode, prepared.mode === 'live' ? 'sandbox' : 'live'] : [prepared.mode];
+
+/** Opens the command's databases (PostgreSQL where configured, else PGlite under DATA_DIR's lock) and runs it. */
+async function runHere(tool: CommandTool, prepared: PreparedCommand): Promise<number> {
+  const databases: OpenDatabases = {};
   try {
-    db = await openMigrated(prepared.mode, url);
-  } catch (error) {
-    return tool.fail(error, terminal);
-  }
-  try {
-    return await prepared.run(db, terminal);
+    for (const mode of modesOf(prepared)) databases[mode] = await openMigrated(mode, urlOf(mode));
+    return await prepared.run(databases[prepared.mode]!, terminal, databases);
   } catch (error) {
     return tool.fail(error, terminal);
   } finally {
-    await db.close();
+    await Promise.all(Object.values(databases).map((db) => db.close()));
   }
 }
 

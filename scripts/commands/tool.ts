@@ -11,10 +11,21 @@ export interface CommandOutput {
 /** A command whose arguments were checked: the database it needs, the arguments a server gets, and its work. */
 export interface PreparedCommand {
   mode: Mode;
+  /** Work that reaches the other database too (an account's sandbox endpoints and jobs): both are opened. */
+  bothDatabases?: boolean;
   /** The arguments as a running server receives them (file paths made absolute). */
   argv: string[];
-  /** Runs on an open, migrated database and returns the exit code. */
-  run(db: Database, output: CommandOutput): Promise<number>;
+  /** Runs on an open, migrated database and returns the exit code; `databases` holds every one open, by mode. */
+  run(db: Database, output: CommandOutput, databases: OpenDatabases): Promise<number>;
+}
+
+export type OpenDatabases = Partial<Record<Mode, Database>>;
+
+/** Both databases, which a command prepared with `bothDatabases` is given. */
+export function bothDatabases(databases: OpenDatabases): Record<Mode, Database> {
+  const { live, sandbox } = databases;
+  if (!live || !sandbox) throw new Error('this command needs the live and sandbox databases open');
+  return { live, sandbox };
 }
 
 /** `admin`, `import` and `ingest`: the same code runs in the command's process or, handed over, in the server's. */

@@ -49,16 +49,25 @@ export async function runSource(db: Database, source: string, options: SourceRun
   try {
     const planned = await planFiles({ db, now, environment });
     const toImport: { file: PlannedFile; path: string }[] = [];
+    const failedDocuments: { name: string; failure: FetchFailure }[] = [];
     let changed = false;
     for (const file of planned) {
       const result = await fetchPlanned(options.client, file, known[file.url]);
+      if (result instanceof FetchFailure) {
+        failedDocuments.push({ name: file.name, failure: result });
+        continue;
+      }
       if (!result) continue;
       fetched.push(result.record);
       if (result.record.httpStatus === 200) changed = true;
       if (result.path && (result.record.httpStatus === 200 || IMPORTED_TOGETHER.has(source)))
         toImport.push({ file, path: result.path });
     }
-    progress(`${source}: ${fetched.length} file(s) asked, ${changed ? 'changed' : 'nothing changed'}`);
+    // A missing document is the document's failure; when every one is missing, the source (or its URL) is wrong.
+    if (failedDocuments.length && failedDocuments.length === planned.length) throw failedDocuments[0]!.failure;
+    progress(
+      `${source}: ${fetched.length} file(s) asked, ${changed ? 'changed' : 'nothing changed'}, ${failedDocuments.length} document(s) failed`,
+    );
     let counts: ImportCounts | undefined;
     if (changed) {
       counts = await importNamed(db, source, toImport, join(options.workDir, String(runId)), now, progress);
@@ -78,11 +87,16 @@ export async function runSource(db: Database, source: string, options: SourceRun
     fetched.push(...(follow?.fetched ?? []));
     const status =
       changed || (follow && follow.fetched.some((file) => file.httpStatus === 200)) ? 'succeeded' : 'unchanged';
+    const errors = [...documentErrors(failedDocuments, planned.length), ...(follow?.errors ?? [])];
     return await finishRun(db.sql, runId, schedule, {
       status,
       fetched,
-      counts: follow ? { index: counts ?? null, ...follow.counts } : counts,
-      error: follow?.errors.length ? follow.errors.slice(0, 20).join('; ') : null,
+      counts: follow
+        ? { index: counts ?? null, ...follow.counts }
+        : planned.some((file) => file.document)
+          ? { ...counts, documents_failed: failedDocuments.length }
+          : counts,
+      error: errors.length ? errors.slice(0, 20).join('; ') : null,
     });
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
@@ -106,12 +120,22 @@ function publicReason(error: unknown): string {
   return 'the import failed; the server log has the detail';
 }
 
-/** A file fetched, or from the store when unchanged and known (absent: optional and not published yet). */
+/** The run's error lines for its failed documents: how many of how many, then each with what the source said. */
+function documentErrors(failed: { name: string; failure: FetchFailure }[], planned: number): string[] {
+  if (!failed.length) return [];
+  const [first, ...rest] = failed.map(({ name, failure }) => `${name}: ${failure.message}`);
+  return [`${failed.length} of ${planned} documents failed: ${first}`, ...rest];
+}
+
+/**
+ * A file fetched, or from the store when unchanged and known (absent: optional and not published yet); a
+ * document the source answered a 4xx for (a ticker it does not list) comes back as its failure.
+ */
 async function fetchPlanned(
   client: PoliteClient,
   file: PlannedFile,
   known: KnownFiles[string] | undefined,
-): Promise<{ record: FetchedFile; path?: string } | undefined> {
+): Promise<{ record: FetchedFile; path?: string } | FetchFailure | undefined> {
   try {
     // Without its stored file a 304 could not be imported: ask for the whole file again.
     const previous = known && existsSync(known.path) ? known : undefined;
@@ -137,8 +161,15 @@ async function fetchPlanned(
   } catch (error) {
     if (file.optional && error instanceof FetchFailure && (error.httpStatus === 404 || error.httpStatus === 403))
       return undefined;
+    if (file.document && isMissingDocument(error)) return error;
     throw error;
   }
+}
+
+/** The source answered for this document alone (404, 403, 410…): not a 429, a 5xx, an error page or no answer. */
+function isMissingDocument(error: unknown): error is FetchFailure {
+  const status = error instanceof FetchFailure && error.code === 'http_status' ? (error.httpStatus ?? 0) : 0;
+  return status >= 400 && status < 500 && status !== 429;
 }
 
 async function knownFiles(db: Database, source: string): Promise<KnownFiles> {

@@ -2,6 +2,7 @@ import { basename, extname } from 'node:path';
 import type { Database } from '../../subgraphs/platform/database.ts';
 import type { ExpectedFormat } from './http/polite-client.ts';
 import { expandUrl, sourceUrlTemplate, templateUses } from './source-urls.ts';
+import { trackedCiks, trackedTickers } from './tracked-universe.ts';
 
 /** One file a run fetches, and the name the importer reads it under (some take a ticker or accession from it). */
 export interface PlannedFile {
@@ -10,6 +11,11 @@ export interface PlannedFile {
   expect: ExpectedFormat;
   /** A 404 (or SEC's 403 for a file not there) means "not published yet", not a failed run. */
   optional?: boolean;
+  /**
+   * One of many documents of a source (a ticker's prices, a company's submissions): a 4xx answer for it is a
+   * failed document, counted in the run, not a failed run (scripts/ingest/run-source.ts).
+   */
+  document?: boolean;
 }
 
 export interface PlanContext {
@@ -20,9 +26,6 @@ export interface PlanContext {
 
 const MEMBER_FILES = ['legislators-current.yaml', 'committees-current.yaml', 'committee-membership-current.yaml'];
 const FRED_SERIES = ['CPIAUCSL', 'UNRATE', 'FEDFUNDS', 'DGS2', 'DGS10'];
-/** Bounds on a run's list of companies and tickers, so a long watchlist cannot make a run unbounded. */
-const MAX_TICKERS = 200;
-const MAX_CIKS = 600;
 /** The EDGAR index days a run asks for: today and the business days before it (a 304 each once fetched). */
 const EDGAR_INDEX_DAYS = 3;
 
@@ -51,7 +54,7 @@ export const SOURCE_FILES: Readonly<Record<string, (context: PlanContext) => Pro
       ['ticker', 'ticker_lower'],
       tickers.map((ticker) => ({ ticker, ticker_lower: ticker.toLowerCase() })),
       ({ ticker }) => `${ticker}.csv`,
-    );
+    ).map(asDocument);
   },
   'sec-submissions': async ({ db, environment }) => {
     const ciks = listSetting(environment.INGEST_SEC_SUBMISSIONS_CIKS) ?? (await trackedCiks(db));
@@ -103,7 +106,7 @@ export function submissionFiles(environment: NodeJS.ProcessEnv, ciks: readonly s
     ['cik'],
     ciks.map((cik) => ({ cik: cik.padStart(10, '0') })),
     ({ cik }) => `CIK${cik}.json`,
-  );
+  ).map(asDocument);
 }
 
 /**
@@ -155,23 +158,8 @@ function listSetting(value: string | undefined): string[] | undefined {
   return items?.length ? items : undefined;
 }
 
-/** Prices are kept for the tickers people follow: every watchlist's, and those already priced. */
-async function trackedTickers(db: Database): Promise<string[]> {
-  const rows = await db.sql.query<{ ticker: string }>(
-    `SELECT ticker FROM (SELECT ticker FROM watchlist_entries UNION SELECT DISTINCT ticker FROM daily_prices) t
-     ORDER BY ticker LIMIT ${MAX_TICKERS}`,
-  );
-  return rows.map((row) => row.ticker);
-}
-
-/** Submissions are kept for the S&P 500 (profiles with a sector) and every watchlisted company. */
-async function trackedCiks(db: Database): Promise<string[]> {
-  const rows = await db.sql.query<{ cik: string }>(
-    `SELECT DISTINCT cik FROM company_profiles
-      WHERE cik IS NOT NULL AND (sector <> '' OR ticker IN (SELECT ticker FROM watchlist_entries))
-      ORDER BY cik LIMIT ${MAX_CIKS}`,
-  );
-  return rows.map((row) => row.cik);
+function asDocument(file: PlannedFile): PlannedFile {
+  return { ...file, document: true };
 }
 
 /** `count` weekdays ending today (UTC), oldest first, as YYYY-MM-DD. */

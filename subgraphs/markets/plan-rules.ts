@@ -18,6 +18,7 @@ export const MARKETS_PLAN_RULES: readonly PlanRule[] = [
       'Mutation.deleteWebhookEndpoint',
       'Mutation.rotateWebhookSecret',
       'Mutation.testWebhookEndpoint',
+      'Mutation.verifyWebhookEndpoint',
       'Mutation.retryWebhookDelivery',
       'Mutation.replayWebhookEvents',
       'WebhookEndpoint.*',

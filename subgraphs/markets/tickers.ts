@@ -6,6 +6,9 @@ import { canonicalTicker } from '../platform/tickers.ts';
  * A ticker symbol as clients type it (any case, at most 10 characters, a class share written `BRK.B`, `BRK-B` or
  * `BRK/B`), made the stored form (`BRK-B`, docs/api.md "Ticker symbols").
  */
+/** How a ticker argument is written, for the descriptions of the arguments that take one. */
+export const TICKER_FORMAT = 'any case, at most 10 characters; a class share as BRK.B, BRK-B or BRK/B';
+
 export const tickerSymbol = z
   .string()
   .max(10, 'must be at most 10 characters')

@@ -21,6 +21,9 @@ export interface BuilderTypes {
   };
 }
 
+/** The Mutation type's options, the same in every subgraph that has one (composition merges them). */
+export const MUTATION_TYPE = { description: 'What the API changes; each mutation acts for the calling account.' };
+
 export type Builder = PothosSchemaTypes.SchemaBuilder<PothosSchemaTypes.ExtendDefaultTypes<BuilderTypes>>;
 
 /** The options both subgraphs share; each subgraph calls this once in its own builder.ts. */
@@ -43,7 +46,24 @@ export function createBuilder(): Builder {
       nodeQueryOptions: false,
       nodesQueryOptions: false,
       // Both subgraphs define Relay's PageInfo; federation requires the shared type to say so.
-      pageInfoTypeOptions: { shareable: true },
+      pageInfoTypeOptions: {
+        shareable: true,
+        description: 'Where a page of a cursor connection sits in the whole list.',
+      },
+      hasNextPageFieldOptions: { description: 'Whether items follow this page (paging forward with `first`).' },
+      hasPreviousPageFieldOptions: { description: 'Whether items precede this page (paging back with `last`).' },
+      startCursorFieldOptions: { description: 'The cursor of the first item of this page; null when it is empty.' },
+      endCursorFieldOptions: { description: 'The cursor of the last item of this page; null when it is empty.' },
+      defaultConnectionTypeOptions: { description: 'One page of a cursor-paged list (Relay connection).' },
+      defaultEdgeTypeOptions: { description: 'One item of a cursor-paged list, with its cursor.' },
+      edgesFieldOptions: { description: 'The items of this page with their cursors, in list order.' },
+      pageInfoFieldOptions: { description: 'Cursors and whether more items come before or after this page.' },
+      nodeFieldOptions: { description: 'The record of this edge.' },
+      cursorFieldOptions: { description: 'Opaque; pass it as `after` or `before` to page from this item.' },
+      firstArgOptions: { description: 'Items to return from the start or after `after`: default 20, capped at 100.' },
+      afterArgOptions: { description: 'Return items after this cursor (an `endCursor` or an edge’s `cursor`).' },
+      lastArgOptions: { description: 'Items to return from the end or before `before`, capped at 100.' },
+      beforeArgOptions: { description: 'Return items before this cursor (a `startCursor` or an edge’s `cursor`).' },
     },
   });
 
@@ -71,7 +91,10 @@ export function createBuilder(): Builder {
     parseValue: (value) => value,
   });
 
-  // A subgraph adds `builder.mutationType({})` once it has a mutation: an empty Mutation type is invalid.
-  builder.queryType({});
+  // A subgraph adds `builder.mutationType(MUTATION_TYPE)` once it has a mutation: an empty Mutation type is invalid.
+  builder.queryType({
+    description:
+      'What the API reads; a field above the caller’s plan is refused (`plan_required`) before anything runs.',
+  });
   return builder;
 }

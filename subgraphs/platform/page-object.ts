@@ -24,6 +24,13 @@ export interface PageSource {
   pageInfo: PageInfoSource;
 }
 
+/** The descriptions of every `<Thing>Page`, including those built without `definePageObject`. */
+export const PAGE_DESCRIPTIONS = {
+  page: 'One offset page of a list: its items and the paging totals.',
+  nodes: 'The items of this page, in the list’s order.',
+  pageInfo: 'The page asked for and the totals of the whole list.',
+};
+
 /** A page of `where` in `orderBy`; `count` runs only when a client asks for totals. */
 export function pageSource(
   where: object,
@@ -48,9 +55,11 @@ export function definePageObject(
   model: Prisma.ModelName,
 ) {
   return builder.objectRef<PageSource>(name).implement({
+    description: PAGE_DESCRIPTIONS.page,
     fields: (t) => ({
       nodes: t.prismaField({
         type: [node],
+        description: PAGE_DESCRIPTIONS.nodes,
         resolve: (
           query: object,
           source: PageSource,
@@ -70,7 +79,11 @@ export function definePageObject(
           });
         },
       } as never),
-      pageInfo: t.field({ type: pageInfo, resolve: (source) => source.pageInfo }),
+      pageInfo: t.field({
+        type: pageInfo,
+        description: PAGE_DESCRIPTIONS.pageInfo,
+        resolve: (source) => source.pageInfo,
+      }),
     }),
   });
 }

@@ -22,7 +22,11 @@ export const RECORD_PAGING: PagingLimits = { defaultPerPage: 25, maxPerPage: 100
 
 /** The `page` argument, carrying its range for the OpenAPI document (resolvePaging enforces it). */
 export function pageArgument<Types extends SchemaTypes>(arg: ArgBuilder<Types>) {
-  return arg.int({ required: false, extensions: { [ARGUMENT_RULE]: z.int32().min(1).default(1) } });
+  return arg.int({
+    required: false,
+    description: 'The page to return, from 1 (default 1).',
+    extensions: { [ARGUMENT_RULE]: z.int32().min(1).default(1) },
+  });
 }
 
 /** The page-size argument (`limit` or `perPage`), carrying its range and default for the OpenAPI document. */
@@ -31,7 +35,11 @@ export function pageSizeArgument<Types extends SchemaTypes>(
   limits: PagingLimits = RECORD_PAGING,
 ) {
   const rule = z.int32().min(1).max(limits.maxPerPage).default(limits.defaultPerPage);
-  return arg.int({ required: false, extensions: { [ARGUMENT_RULE]: rule } });
+  return arg.int({
+    required: false,
+    description: `Items per page, 1-${limits.maxPerPage} (default ${limits.defaultPerPage}).`,
+    extensions: { [ARGUMENT_RULE]: rule },
+  });
 }
 
 /** Validates offset paging: out-of-range values are a 400, never a silent default (docs/design.md). */
@@ -71,14 +79,17 @@ export function definePageInfo(builder: Builder) {
     description: 'Offset paging: the page asked for and the totals of the whole result.',
     shareable: true,
     fields: (t) => ({
-      page: t.exposeInt('page'),
-      perPage: t.exposeInt('perPage'),
+      page: t.exposeInt('page', { description: 'The page returned, from 1.' }),
+      perPage: t.exposeInt('perPage', { description: 'Items per page: the size asked for, or the default.' }),
       total: t.int({
         description:
           'Exact up to 10,000 matches (EXACT_TOTAL_LIMIT); above that an estimate and `totalIsEstimate` is true.',
         resolve: async (source) => (await source.count()).total,
       }),
-      totalPages: t.int({ resolve: async (source) => Math.ceil((await source.count()).total / source.perPage) }),
+      totalPages: t.int({
+        description: 'Pages in the whole list at this page size: `total` divided by the page size, rounded up.',
+        resolve: async (source) => Math.ceil((await source.count()).total / source.perPage),
+      }),
       totalIsEstimate: t.boolean({
         description:
           'True when `total` and `totalPages` are not exact: past 10,000 matches the planner’s estimate (search: a lower bound).',
@@ -105,11 +116,21 @@ export function defineSort<Field extends string>(
   defaultOrder: SortOrder<Field>,
 ) {
   const orders = new Map<string, SortOrder<Field>>();
+  const values: Record<string, { description: string }> = {};
+  let defaultValue = '';
   for (const [documented, field] of Object.entries(fields)) {
-    orders.set(`${documented.toUpperCase()}_ASC`, { field, direction: 'asc' });
-    orders.set(`${documented.toUpperCase()}_DESC`, { field, direction: 'desc' });
+    for (const direction of ['asc', 'desc'] as const) {
+      const value = `${documented.toUpperCase()}_${direction.toUpperCase()}`;
+      orders.set(value, { field, direction });
+      const rest = direction === 'asc' ? documented : `-${documented}`;
+      values[value] = { description: `By \`${documented}\`, ${direction}ending (REST \`sort=${rest}\`).` };
+      if (field === defaultOrder.field && direction === defaultOrder.direction) defaultValue = value;
+    }
   }
-  const ref = builder.enumType(name, { values: [...orders.keys()] });
+  const ref = builder.enumType(name, {
+    description: `The orders of the list; the default is \`${defaultValue}\`, and ties are broken by id in the same direction.`,
+    values,
+  });
   const toOrder = (value: string | null | undefined): SortOrder<Field> => (value && orders.get(value)) || defaultOrder;
   return { ref, toOrder };
 }

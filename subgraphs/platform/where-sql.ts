@@ -88,7 +88,7 @@ function fieldCondition(column: string, filter: unknown, params: unknown[]): Con
       parts.push(value === null ? `${column} IS NULL` : `${column} ${insensitive ? 'ILIKE' : '='} ${bind(value)}`);
     } else if (operator === 'in' && Array.isArray(value) && !insensitive) {
       parts.push(`${column} = ANY(${bind(value)})`);
-    } else if (operator in COMPARISONS && !insensitive && value !== null) {
+    } else if (Object.hasOwn(COMPARISONS, operator) && !insensitive && value !== null) {
       parts.push(`${column} ${COMPARISONS[operator]} ${bind(value)}`);
     } else if (operator === 'has' && value !== null) {
       parts.push(`${column} @> ${bind([value])}`);

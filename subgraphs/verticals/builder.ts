@@ -1,7 +1,7 @@
-import { createBuilder } from '../platform/builder.ts';
+import { MUTATION_TYPE, createBuilder } from '../platform/builder.ts';
 import { definePageInfo } from '../platform/paging.ts';
 
 /** The verticals subgraph's one builder; every file in types/ adds to it. */
 export const builder = createBuilder();
-builder.mutationType({});
+builder.mutationType(MUTATION_TYPE);
 export const PageInfo = definePageInfo(builder);

@@ -13,4 +13,11 @@ export const VERTICALS = {
 export type Vertical = keyof typeof VERTICALS;
 export const VERTICAL_NAMES = Object.keys(VERTICALS) as Vertical[];
 
-export const VerticalEnum = builder.enumType('Vertical', { values: VERTICAL_NAMES });
+export const VerticalEnum = builder.enumType('Vertical', {
+  description: 'A vertical: a family of record types, served under `/api/v1/<vertical>/`.',
+  values: {
+    b2b: { description: 'Business records: companies and contacts.' },
+    realestate: { description: 'Real-estate records: properties and owners.' },
+    legal: { description: 'Legal records: attorneys and firms.' },
+  } satisfies Record<Vertical, object>,
+});

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { snakeCase } from '../../subgraphs/platform/names.ts';
 import { startTestService } from '../support/service.ts';
 import type { TestService } from '../support/service.ts';
+import { OBJECT_MEMBER_NAMES } from './hostile-values.ts';
 
 /** Regression examples for what the abuse suite (rest-fuzz.test.ts) found or was written to prove. */
 let service: TestService;
@@ -62,6 +64,93 @@ describe('parameter names that are members of Object.prototype', () => {
       toString: 'is not a field of this request',
     });
     expect(await rowCounts()).toEqual(before);
+  });
+});
+
+describe('names looked up in a table that are members of Object.prototype', () => {
+  const GENERATE = `mutation ($fields: [String!]) { generateReport(input: { vertical: b2b, fields: $fields }) { id } }`;
+  /** The first GraphQL error's code and details. */
+  const graphqlRefusal = (response: { body: { errors?: { extensions?: Record<string, unknown> }[] } }) => {
+    const [error] = response.body.errors ?? [];
+    return { code: error?.extensions?.code, details: error?.extensions?.details as Record<string, string> };
+  };
+
+  it.each(OBJECT_MEMBER_NAMES)(
+    'a report field %s is a 400 naming it, in REST and GraphQL, and no job is queued',
+    async (name) => {
+      const { key: own } = await service.createKey();
+      const before = await rowCounts();
+      const rest = await service.request('POST', '/api/v1/reports/generate', {
+        key: own,
+        body: { vertical: 'b2b', fields: ['id', name] },
+      });
+      expect(rest.status, rest.text).toBe(400);
+      expect(rest.body.details.fields).toContain(`unknown fields ${name};`);
+      const graphql = await service.graphqlRaw(GENERATE, { fields: ['id', name] }, own);
+      expect(graphqlRefusal(graphql)).toMatchObject({
+        code: 'invalid_parameter',
+        details: { fields: expect.stringContaining(`unknown fields ${name};`) },
+      });
+      expect(await rowCounts()).toEqual(before);
+    },
+  );
+
+  it.each(OBJECT_MEMBER_NAMES)('a report filter %s is a 400 naming it, in REST and a GraphQL literal', async (name) => {
+    const { key: own } = await service.createKey();
+    const before = await rowCounts();
+    const rest = await service.request('POST', '/api/v1/reports/generate', {
+      key: own,
+      body: { vertical: 'b2b', filters: { [name]: 1 } },
+    });
+    expect(rest.status).toBe(400);
+    // A JSON body holding `__proto__` is refused whole (secure-json-parse), before any name is looked up.
+    expect(Object.keys(rest.body.details)).toEqual([name === '__proto__' ? 'body' : `filters.${snakeCase(name)}`]);
+    // A GraphQL object literal can hold `__proto__` as a name like any other: it must not vanish.
+    const literal = `mutation { generateReport(input: { vertical: b2b, filters: { ${name}: 1 } }) { id } }`;
+    const graphql = await service.graphqlRaw(literal, {}, own);
+    expect(graphqlRefusal(graphql)).toEqual({
+      code: 'invalid_parameter',
+      details: { [`filters.${name}`]: 'is not a filter of companies' },
+    });
+    expect(await rowCounts()).toEqual(before);
+  });
+
+  it.each(OBJECT_MEMBER_NAMES)(
+    'sort=-%s, and a webhook event or filter of that name, are 400s naming the field',
+    async (name) => {
+      const sort = await service.get(`/api/v1/b2b/companies?sort=-${name}`, key);
+      expect(sort.status).toBe(400);
+      expect(Object.keys(sort.body.details)).toEqual(['sort']);
+      const events = await service.request('POST', '/api/webhooks', {
+        key,
+        body: { url: 'https://hooks.example.com/in', events: [name] },
+      });
+      expect(events.status).toBe(400);
+      expect(Object.keys(events.body.details)).toEqual(['events.0']);
+      const filters = await service.request('POST', '/api/webhooks', {
+        key,
+        body: { url: 'https://hooks.example.com/in', events: ['signal.created'], filters: { [name]: [] } },
+      });
+      expect(filters.status).toBe(400);
+      expect(Object.keys(filters.body.details)).toEqual([name === '__proto__' ? 'body' : `filters.${name}`]);
+      const graphql = await service.graphqlRaw(
+        `mutation ($events: [String!]) {
+          createWebhookEndpoint(input: { url: "https://hooks.example.com/in", events: $events }) { secret }
+        }`,
+        { events: [name] },
+        key,
+      );
+      expect(graphqlRefusal(graphql)).toEqual({
+        code: 'invalid_parameter',
+        details: { 'events.0': expect.stringContaining('each must be one of') },
+      });
+    },
+  );
+
+  it.each(OBJECT_MEMBER_NAMES)('a GraphQL spread of an undefined fragment %s is a 400, not a 500', async (name) => {
+    const response = await service.graphqlRaw(`{ ...${name} }`, {}, key);
+    expect(response.status).toBe(400);
+    expect(response.body.errors[0].message).toBe(`Unknown fragment "${name}".`);
   });
 });
 

@@ -105,6 +105,11 @@ describe('npm run admin', () => {
       ['set-plan', '--email', 'nobody@example.com', '--plan', 'analyst'],
       ['create-account', '--email', 'a@example.com', '--password', 'short', '--plan', 'analyst'],
       ['frobnicate'],
+      ['constructor'],
+      ['__proto__'],
+      ['toString'],
+      ['valueOf'],
+      ['hasOwnProperty'],
       [],
     ]) {
       const failure = await admin(...args).then(

@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../gateway/auth/passwords.ts';
 import { EXAMPLES_FILE, exampleKey, trimmedExample, trimmedText } from '../../gateway/openapi/examples.ts';
 import { startTestService } from '../support/service.ts';
+import { Receiver, verifyEndpoint } from '../webhooks/receiver.ts';
 import type { HttpResult, TestService } from '../support/service.ts';
 
 const addFormats = formats as unknown as typeof formats.default;
@@ -219,10 +220,14 @@ describe('every documented operation, answered for real', () => {
   }, 60_000);
 
   it('webhooks', async () => {
+    const receiver = new Receiver();
+    await receiver.start();
     const created = await call('POST', '/api/webhooks', {
-      body: { url: 'http://127.0.0.1:9/hook', events: ['signal.created'], filters: { tickers: ['AAPL'] } },
+      body: { url: receiver.url('openapi'), events: ['signal.created'], filters: { tickers: ['AAPL'] } },
     });
     const id = created.body.id as string;
+    receiver.secrets.set('openapi', created.body.secret);
+    await verifyEndpoint(call, id);
     await call('POST', '/api/webhooks', { body: { url: 'ftp://example.com', events: [] } });
     await call('GET', '/api/webhooks');
     await call('GET', `/api/webhooks/${id}`);
@@ -230,7 +235,7 @@ describe('every documented operation, answered for real', () => {
     await call('POST', `/api/webhooks/${id}/rotate`);
     const ping = await call('POST', `/api/webhooks/${id}/test`);
     await call('GET', `/api/webhooks/${id}/deliveries`);
-    // 409 while the webhook worker is attempting the ping (port 9 refuses at once, so that ends soon).
+    // 409 while the webhook worker is attempting the ping (the receiver answers at once, so that ends soon).
     let retry: HttpResult | undefined;
     for (let attempt = 0; attempt < 100 && (!retry || retry.status === 409); attempt++) {
       if (retry) await new Promise((resolve) => setTimeout(resolve, 100));
@@ -242,6 +247,7 @@ describe('every documented operation, answered for real', () => {
     await call('GET', `/api/webhooks/${id}`);
     const { key: analyst } = await service.createKey({ plan: 'analyst', mode: 'sandbox' });
     await call('GET', '/api/webhooks', { key: analyst });
+    await receiver.stop();
   }, 60_000);
 
   it('account: login, keys and usage', async () => {

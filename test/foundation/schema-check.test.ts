@@ -13,7 +13,8 @@ import { compareSchemas } from '../../scripts/schema-compat.ts';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 const current = readFileSync(`${SCHEMA_DIR}supergraph.graphql`, 'utf8');
-const PUBLIC_STATS = '\n  publicStats: PublicStats! @join__field(graph: MARKETS)\n';
+// The field and its description line, which would otherwise be left dangling.
+const PUBLIC_STATS = /\n( {2}"""[^\n]*"""\n)? {2}publicStats: PublicStats! @join__field\(graph: MARKETS\)\n/;
 const withoutPublicStats = current.replace(PUBLIC_STATS, '\n');
 const REMOVED = "FIELD_REMOVED Query.publicStats: Field 'publicStats' was removed from object type 'Query'";
 

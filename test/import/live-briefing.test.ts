@@ -3,7 +3,7 @@ import { runImport } from '../../scripts/import/run.ts';
 import { publishDailyBriefing } from '../../subgraphs/markets/daily-briefing.ts';
 import { startTestService } from '../support/service.ts';
 import type { TestService } from '../support/service.ts';
-import { Receiver, eventually } from '../webhooks/receiver.ts';
+import { Receiver, eventually, verifyEndpoint } from '../webhooks/receiver.ts';
 import { REAL_FILES, SNAPSHOT_DAY } from './real-data.ts';
 
 /** The daily briefing published from imported real data, served on live and announced by webhook. */
@@ -35,6 +35,7 @@ describe('the daily briefing on live data', () => {
     });
     expect(endpoint.status, endpoint.text).toBe(201);
     receiver.secrets.set('briefings', endpoint.body.secret);
+    await verifyEndpoint((method, path) => service.request(method, path, { key }), endpoint.body.id);
   });
   afterAll(async () => {
     await service?.stop();

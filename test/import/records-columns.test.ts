@@ -20,6 +20,8 @@ describe('--columns', () => {
 
   it('refuses an unknown field, a field mapped twice and a pair without a heading', () => {
     expect(() => parseColumnsOption('revenue=Revenue', FIELDS)).toThrow(/no field "revenue"/);
+    for (const name of ['constructor', '__proto__', 'toString', 'valueOf', 'hasOwnProperty'])
+      expect(() => parseColumnsOption(`${name}=Name`, FIELDS)).toThrow(`no field "${name}"`);
     expect(() => parseColumnsOption('company=A,company=B', FIELDS)).toThrow(/mapped twice/);
     expect(() => parseColumnsOption('company=', FIELDS)).toThrow(UsageError);
     expect(() => parseColumnsOption('company=A*0', FIELDS)).toThrow(/no usable factor/);

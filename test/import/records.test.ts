@@ -203,6 +203,34 @@ describe('import -- records, on the real company lists and hand-made files', () 
     expect(readFileSync(`${contacts}.rejects.jsonl`, 'utf8')).toContain('company_id: must be an id like b2b_123');
   });
 
+  it('reads object member names in a file as text, never as Object.prototype’s members', async () => {
+    const names = ['constructor', '__proto__', 'toString', 'valueOf', 'hasOwnProperty'];
+    const company = file('member-names-company.jsonl', '{"external_id":"c1","company":"Acme Tools"}\n');
+    expect(await load('companies', [company], { source: 'members' })).toMatchObject({ inserted: 1 });
+    const contacts = file(
+      'member-names.csv',
+      [
+        'external_id,company_external_id,first_name,last_name,title,seniority,email,email_verified',
+        ...names.map((name, i) => `m${i},c1,Ann,Lee,Owner,staff,m${i}@example.com,${name}`),
+      ].join('\n'),
+    );
+    const result = await load('contacts', [contacts], { source: 'members' });
+    expect(result).toMatchObject({ read: names.length, inserted: 0, rejected: names.length });
+    const reasons = readFileSync(`${contacts}.rejects.jsonl`, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line).reason);
+    expect(reasons).toEqual(names.map((name) => `email_verified: "${name}" is not true or false`));
+    // JSON lines: a key `--columns` names that a line lacks is empty, not the member of every object.
+    const companies = file('member-names.jsonl', '{"external_id":"j1","name":"Acme"}\n');
+    for (const name of names) {
+      const loaded = await load('companies', [companies], { source: 'member-keys', columns: `company=${name}` });
+      expect(loaded, name).toMatchObject({ read: 1, inserted: 0, rejected: 1 });
+      expect(readFileSync(`${companies}.rejects.jsonl`, 'utf8')).toContain('company: is required');
+    }
+    expect(await sql(`SELECT 1 FROM companies WHERE source = 'member-keys'`)).toEqual([]);
+  });
+
   it('refuses a file without a required column before reading a row', async () => {
     const path = file('no-name.csv', 'state\nCA\n');
     await expect(load('companies', [path], { source: 'none' })).rejects.toThrow(/no column for company/);

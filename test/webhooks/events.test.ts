@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createApiKey } from '../../gateway/auth/api-keys.ts';
 import { createLimits } from '../../gateway/limits/limits.ts';
 import { resetSeedTables, seedDatabase } from '../../prisma/seed/index.ts';
 import { runImport } from '../../scripts/import/run.ts';
@@ -7,7 +8,7 @@ import { REAL_FILES, SNAPSHOT_DAY } from '../import/real-data.ts';
 import { expectError } from '../markets/expect-error.ts';
 import { startTestService } from '../support/service.ts';
 import type { TestService } from '../support/service.ts';
-import { Receiver, eventually } from './receiver.ts';
+import { Receiver, eventually, verifyEndpoint } from './receiver.ts';
 
 /** Each event kind from where its data changes, delivered to a real receiver that verifies every signature. */
 const SANDBOX_CREDITS = 30;
@@ -33,10 +34,12 @@ beforeEach(() => {
   receiver.answer = 204;
 });
 
-async function register(name: string, key: string, body: Record<string, unknown>) {
+/** `verifyKey`: another key of the account verifies the endpoint, for a test that counts `key`'s calls. */
+async function register(name: string, key: string, body: Record<string, unknown>, verifyKey = key) {
   const created = await service.request('POST', '/api/webhooks', { key, body: { url: receiver.url(name), ...body } });
   expect(created.status, created.text).toBe(201);
   receiver.secrets.set(name, created.body.secret);
+  await verifyEndpoint((method, path) => service.request(method, path, { key: verifyKey }), created.body.id);
   return created.body as { id: string };
 }
 
@@ -138,8 +141,9 @@ describe('the report worker', () => {
 
 describe('a sandbox key running low', () => {
   it('sends credits.low once, on the call that leaves less than a tenth of the credits', async () => {
-    const { key } = await service.createKey({ mode: 'sandbox' });
-    await register('credits', key, { events: ['credits.low'] });
+    const { key, accountId } = await service.createKey({ mode: 'sandbox' });
+    const { key: verifyKey } = await createApiKey(service.databases.live, accountId, 'sandbox');
+    await register('credits', key, { events: ['credits.low'] }, verifyKey);
     // The registration was call 1; 27 more leave 2 of 30 (under 3): the 27th crosses.
     for (let call = 0; call < 27; call += 1) {
       expect((await service.request('GET', '/api/v1/usage', { key })).status).toBe(200);

@@ -16,12 +16,16 @@ export interface ReceivedEvent {
 /**
  * A webhook receiver as a customer runs one: a real HTTP server on a free port that verifies every request with
  * `standardwebhooks` and the secret of the endpoint its path names (`/hooks/<name>`). Requests it cannot verify
- * are answered 400 and counted in `unverified`. `answer` sets what it replies (503 while "down").
+ * are answered 400 and counted in `unverified`. `answer` sets what it replies (503 while "down"). The endpoint's
+ * `webhook.verification` ping, once verified, is answered 204 whatever `answer` says and kept in `verifications`,
+ * not `received`; one that comes before the receiver holds the secret (the registration's own, usually) is
+ * answered 503, as a receiver not set up yet would, and sent again by `verifyEndpoint`.
  */
 export class Receiver {
   readonly secrets = new Map<string, string>();
   readonly received: ReceivedEvent[] = [];
   readonly unverified: string[] = [];
+  readonly verifications: ReceivedEvent[] = [];
   answer = 204;
   /** Requests that arrived, answered or not yet. */
   arrived = 0;
@@ -42,15 +46,17 @@ export class Receiver {
     let body = '';
     request.on('data', (chunk) => (body += chunk));
     request.on('end', () => {
-      this.arrived += 1;
-      this.inFlight += 1;
       const name = request.url?.split('/')[2] ?? '';
       const secret = this.secrets.get(name);
+      if (!secret) {
+        response.writeHead(503).end();
+        return;
+      }
+      this.arrived += 1;
+      this.inFlight += 1;
       let verified: Pick<ReceivedEvent, 'type' | 'timestamp' | 'data'> | undefined;
       try {
-        verified = secret
-          ? (new Webhook(secret).verify(body, request.headers as Record<string, string>) as typeof verified)
-          : undefined;
+        verified = new Webhook(secret).verify(body, request.headers as Record<string, string>) as typeof verified;
       } catch {
         verified = undefined;
       }
@@ -66,15 +72,19 @@ export class Receiver {
           response.writeHead(400).end();
           return;
         }
-        // Recorded as delivered only when answered 2xx, as a receiver that was down never saw the request.
-        if (this.answer < 300) {
-          this.received.push({
-            endpoint: name,
-            id: request.headers['webhook-id'] as string,
-            ...verified,
-            headers: request.headers,
-          });
+        const event = {
+          endpoint: name,
+          id: request.headers['webhook-id'] as string,
+          ...verified,
+          headers: request.headers,
+        };
+        if (verified.type === 'webhook.verification') {
+          this.verifications.push(event);
+          response.writeHead(204).end();
+          return;
         }
+        // Recorded as delivered only when answered 2xx, as a receiver that was down never saw the request.
+        if (this.answer < 300) this.received.push(event);
         response.writeHead(this.answer).end();
       };
       if (this.delayMs > 0) setTimeout(reply, this.delayMs);
@@ -115,6 +125,22 @@ export class Receiver {
     this.server.closeAllConnections();
     return new Promise((resolve) => this.server.close(() => resolve()));
   }
+}
+
+type Call = (method: string, path: string) => Promise<{ status: number; body: any }>;
+
+/**
+ * Verifies a registered endpoint as its owner would once the receiver holds the secret: asks for the
+ * verification ping again and waits until the endpoint shows `verification: "verified"`.
+ */
+export async function verifyEndpoint(call: Call, id: string): Promise<void> {
+  const asked = await call('POST', `/api/webhooks/${id}/verify`);
+  if (asked.status !== 202) throw new Error(`verify ${id}: ${asked.status} ${JSON.stringify(asked.body)}`);
+  await eventually(async () => {
+    const endpoint = await call('GET', `/api/webhooks/${id}`);
+    if (endpoint.body?.verification !== 'verified')
+      throw new Error(`${id} is not verified: ${JSON.stringify(endpoint.body)}`);
+  });
 }
 
 /** Polls until `check` holds (the worker delivers within its poll interval), or fails after `timeoutMs`. */

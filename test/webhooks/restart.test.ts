@@ -4,7 +4,7 @@ import type { ChildServer } from '../support/child-process.ts';
 import { TEST_ENGINE, createTestDatabases } from '../support/databases.ts';
 import type { TestDatabases } from '../support/databases.ts';
 import { REAL_FILES } from '../import/real-data.ts';
-import { Receiver, eventually } from './receiver.ts';
+import { Receiver, eventually, verifyEndpoint } from './receiver.ts';
 
 /**
  * The issue's "done when", as a user tries it: `npm start` as its own process, an Institutional key from the
@@ -61,6 +61,7 @@ describe(`webhooks across a server killed mid-delivery (${TEST_ENGINE})`, () => 
     });
     expect(registered.status, JSON.stringify(registered.body)).toBe(201);
     receiver.secrets.set('restart', registered.body.secret);
+    await verifyEndpoint(call, registered.body.id);
     // A slow receiver (3 s an answer, within the 5 s timeout): deliveries are in flight for a while.
     receiver.delayMs = 3_000;
 

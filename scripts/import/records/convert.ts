@@ -7,8 +7,11 @@ export type Converted =
   | { externalId: string; values: Map<string, unknown>; references: Map<string, number | string> }
   | { externalId?: string; problems: string[] };
 
-const BOOLEANS: Record<string, boolean> = { true: true, t: true, yes: true, y: true, '1': true };
-for (const word of ['false', 'f', 'no', 'n', '0']) BOOLEANS[word] = false;
+// A Map: a cell reading `constructor` must be no boolean, not Object.prototype's member.
+const BOOLEANS = new Map<string, boolean>([
+  ...['true', 't', 'yes', 'y', '1'].map((word) => [word, true] as const),
+  ...['false', 'f', 'no', 'n', '0'].map((word) => [word, false] as const),
+]);
 const DATE = /^\d{4}-\d{2}-\d{2}(?:[T ][\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?$/;
 
 /**
@@ -33,7 +36,7 @@ export function rowConverter(
     for (const field of fields) {
       const source = sources.get(field.name);
       if (!source || referenceFields.has(field.name)) continue;
-      const raw = row[source.heading];
+      const raw = valueAt(row, source);
       if (raw === undefined || raw === null || raw === '') continue;
       const value = toType(raw, field, source.scale);
       if (value instanceof Problem) problems.push(`${field.name}: ${value.message}`);
@@ -96,9 +99,13 @@ class Problem {
   constructor(readonly message: string) {}
 }
 
+/** The row's value under the source's heading; own keys only, so a JSON line without `constructor` has none there. */
+const valueAt = (row: Record<string, unknown>, source: ColumnSource | undefined) =>
+  source && Object.hasOwn(row, source.heading) ? row[source.heading] : undefined;
+
 /** A text value as given (JSON numbers too), or undefined when empty. */
 function cell(row: Record<string, unknown>, source: ColumnSource | undefined): string | undefined {
-  const raw = source ? row[source.heading] : undefined;
+  const raw = valueAt(row, source);
   if (raw === undefined || raw === null) return undefined;
   const text = String(raw).trim();
   return text === '' ? undefined : text;
@@ -132,7 +139,7 @@ function toType(raw: unknown, field: LoadField, scale = 1): unknown {
     }
     case 'Boolean': {
       if (typeof raw === 'boolean') return raw;
-      const value = BOOLEANS[String(raw).trim().toLowerCase()];
+      const value = BOOLEANS.get(String(raw).trim().toLowerCase());
       return value ?? new Problem(`"${String(raw)}" is not true or false`);
     }
     case 'DateTime': {

@@ -121,9 +121,9 @@ export async function loadRecords(
           result.read += 1;
           progress.read(bytesBefore + bytes, result.read);
         },
-        async onReject(line, reason, record) {
+        async onReject(line, reason, kept) {
           result.rejected += 1;
-          await rejects.add({ file: basename(file), line, reason, record });
+          await rejects.add({ file: basename(file), line, reason, ...kept });
         },
       });
       await db.sql.copy(stage.table, stage.columns, lines);
@@ -184,7 +184,8 @@ function writtenFields(type: RecordType, fields: LoadField[], sources: Map<strin
 
 interface RowEvents {
   onRow(bytes: number): void;
-  onReject(line: number, reason: string, record: unknown): Promise<void>;
+  /** The record as read, or, for a line that could not be read, a bounded excerpt of it. */
+  onReject(line: number, reason: string, kept: { record?: unknown; excerpt?: string }): Promise<void>;
 }
 
 /** The staging table's CSV for one file, in chunks of a thousand rows, as COPY reads it. */
@@ -207,7 +208,11 @@ async function* stagedLines(
     const seq = nextSeq();
     let values: Value[];
     if ('problems' in converted) {
-      await events.onReject(row.line, converted.problems.join('; '), 'values' in row ? row.values : undefined);
+      await events.onReject(
+        row.line,
+        converted.problems.join('; '),
+        'values' in row ? { record: row.values } : { excerpt: row.excerpt },
+      );
       values = [
         seq,
         file,
@@ -246,14 +251,14 @@ function stagedValue(field: LoadField, value: unknown): Value {
   return value as Value;
 }
 
-/** Rejected rows as JSON lines (`{file, line, reason, record}`); the file is created at the first one. */
+/** Rejected rows as JSON lines (`{file, line, reason, record}` or `excerpt`); the file is created at the first one. */
 class RejectsFile {
   private stream: WriteStream | undefined;
   count = 0;
 
   constructor(readonly path: string) {}
 
-  async add(entry: { file: string; line: number; reason: string; record?: unknown }): Promise<void> {
+  async add(entry: { file: string; line: number; reason: string; record?: unknown; excerpt?: string }): Promise<void> {
     this.count += 1;
     this.stream ??= createWriteStream(this.path);
     if (!this.stream.write(`${JSON.stringify(entry)}\n`))

@@ -1,14 +1,19 @@
 import { createReadStream } from 'node:fs';
 import { parse } from 'csv-parse';
-import { textLines } from '../read/lines.ts';
+import { UsageError } from '../../commands/tool.ts';
+import { boundedLines } from '../read/bounded-lines.ts';
+import { CSV_OPTIONS } from '../read/csv.ts';
+import { fold } from '../read/csv-header.ts';
 
 export type FileFormat = 'csv' | 'jsonl';
 
 /**
- * One row of a file: its line number (for rejects) and its values by heading, or the reason it cannot be read;
- * `bytes` is how far into the file it ends (for progress).
+ * One row of a file: its line number (for rejects) and its values by heading, or the reason it cannot be read
+ * (with a bounded excerpt of a line too long or not UTF-8); `bytes` is how far into the file it ends (for progress).
  */
-export type FileRow = { line: number; bytes: number } & ({ values: Record<string, unknown> } | { unreadable: string });
+export type FileRow = { line: number; bytes: number } & (
+  { values: Record<string, unknown> } | { unreadable: string; excerpt?: string }
+);
 
 export interface RecordFile {
   /** Headings of a CSV file; undefined for JSON lines, whose objects name their own keys. */
@@ -30,20 +35,13 @@ export async function openRecordFile(path: string, format: FileFormat): Promise<
   return { headings: header.done ? [] : (header.value as string[]), rows: rows as AsyncGenerator<FileRow> };
 }
 
-/** The header row first (as a string array), then each row by heading with the line it ends on. */
+/**
+ * The header row first (as a string array), then each row by heading with the line it ends on. csv-parse decodes
+ * invalid UTF-8 as U+FFFD, so a row holding one is unreadable: its text is not what the file meant.
+ */
 async function* csvRecords(path: string): AsyncGenerator<FileRow | string[]> {
   const file = createReadStream(path);
-  const parser = file.pipe(
-    // A row past 1 MB stops the load with csv-parse's error rather than growing memory without bound.
-    parse({
-      bom: true,
-      relax_column_count: true,
-      skip_empty_lines: true,
-      trim: true,
-      info: true,
-      max_record_size: 1 << 20,
-    }),
-  );
+  const parser = file.pipe(parse({ ...CSV_OPTIONS, info: true }));
   file.on('error', (error) => parser.destroy(error));
   let headings: string[] | undefined;
   for await (const { record, info } of parser as AsyncIterable<{
@@ -51,8 +49,12 @@ async function* csvRecords(path: string): AsyncGenerator<FileRow | string[]> {
     info: { lines: number; bytes: number };
   }>) {
     if (!headings) {
-      headings = record;
+      headings = distinctHeadings(path, record, info.lines);
       yield headings;
+      continue;
+    }
+    if (record.some((value) => value.includes(REPLACEMENT))) {
+      yield { line: info.lines, bytes: info.bytes, unreadable: NOT_UTF8 };
       continue;
     }
     if (record.length !== headings.length) {
@@ -65,13 +67,39 @@ async function* csvRecords(path: string): AsyncGenerator<FileRow | string[]> {
   }
 }
 
-/** Every non-blank line as an object. */
+const REPLACEMENT = '\uFFFD';
+const NOT_UTF8 = 'is not valid UTF-8 (it holds U+FFFD, the mark of bytes that were not)';
+
+/**
+ * The headings, refused when two are one (as compared: case, spaces and underscores ignored), since a row would
+ * keep only the last of their columns and the file's author could not tell which.
+ */
+function distinctHeadings(path: string, headings: string[], line: number): string[] {
+  if (headings.some((heading) => heading.includes(REPLACEMENT)))
+    throw new UsageError(`${path} line ${line}: the header ${NOT_UTF8}`);
+  const seen = new Map<string, number>();
+  for (const [index, heading] of headings.entries()) {
+    // Unnamed columns (a trailing comma) fill no field.
+    if (!heading) continue;
+    const first = seen.get(fold(heading));
+    if (first !== undefined)
+      throw new UsageError(
+        `${path} line ${line}: the heading "${heading}" appears twice (columns ${first + 1} and ${index + 1}); rename one`,
+      );
+    seen.set(fold(heading), index);
+  }
+  return headings;
+}
+
+/** Every non-blank line as an object; a line over the record cap or not UTF-8 is unreadable, with an excerpt. */
 async function* jsonLineRecords(path: string): AsyncGenerator<FileRow> {
-  let line = 0;
-  let bytes = 0;
-  for await (const text of textLines(path)) {
-    line += 1;
-    bytes += Buffer.byteLength(text) + 1;
+  for await (const read of boundedLines(path)) {
+    const { line, bytes } = read;
+    if ('problem' in read) {
+      yield { line, bytes, unreadable: read.problem, excerpt: read.excerpt };
+      continue;
+    }
+    const text = read.text;
     if (!text.trim()) continue;
     let value: unknown;
     try {

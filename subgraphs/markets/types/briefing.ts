@@ -4,6 +4,7 @@ import { pageArgument, pageInfoSource, pageSizeArgument, resolvePaging } from '.
 import { exactTotal } from '../../platform/totals.ts';
 import { signalHistoryStart } from '../../platform/plans.ts';
 import { argument, defineArguments } from '../../platform/arguments.ts';
+import { PAGE_DESCRIPTIONS } from '../../platform/page-object.ts';
 import { PageInfo, builder } from '../builder.ts';
 import { renderBriefingHtml } from '../briefing-html.ts';
 import type { BriefingContent } from '../briefing-html.ts';
@@ -54,10 +55,14 @@ function generatedHeadline(signals: number, trades: number): string {
 }
 
 const BriefingSummary = builder.objectRef<BriefingDay>('BriefingSummary').implement({
+  description: 'One day that has a briefing, as listed: its headline and counts.',
   fields: (t) => ({
-    date: t.field({ type: 'Date', resolve: (day) => utcDate(day.date) }),
-    headline: t.string({ resolve: (day) => day.headline ?? generatedHeadline(day.signals, day.trades) }),
-    signalsCount: t.exposeInt('signals'),
+    date: t.field({ type: 'Date', description: 'The day (UTC).', resolve: (day) => utcDate(day.date) }),
+    headline: t.string({
+      description: 'The stored headline, or one counting the day’s signals and trades.',
+      resolve: (day) => day.headline ?? generatedHeadline(day.signals, day.trades),
+    }),
+    signalsCount: t.exposeInt('signals', { description: 'Signals created that day, within the plan’s history.' }),
     tradesCount: t.exposeInt('trades', { description: 'Congressional trades disclosed that day.' }),
     url: t.string({ description: 'Path of the HTML briefing.', resolve: (day) => `/api/briefings/${day.date}` }),
   }),
@@ -66,9 +71,10 @@ const BriefingSummary = builder.objectRef<BriefingDay>('BriefingSummary').implem
 const BriefingPage = builder
   .objectRef<{ days: BriefingDay[]; pageInfo: ReturnType<typeof pageInfoSource> }>('BriefingPage')
   .implement({
+    description: PAGE_DESCRIPTIONS.page,
     fields: (t) => ({
-      nodes: t.field({ type: [BriefingSummary], resolve: (page) => page.days }),
-      pageInfo: t.field({ type: PageInfo, resolve: (page) => page.pageInfo }),
+      nodes: t.field({ type: [BriefingSummary], description: PAGE_DESCRIPTIONS.nodes, resolve: (page) => page.days }),
+      pageInfo: t.field({ type: PageInfo, description: PAGE_DESCRIPTIONS.pageInfo, resolve: (page) => page.pageInfo }),
     }),
   });
 
@@ -123,13 +129,29 @@ async function briefingOn(context: RequestContext, date: Date): Promise<Briefing
 }
 
 const Briefing = builder.objectRef<BriefingSource>('Briefing').implement({
+  description: 'A daily briefing: the day’s signals and disclosed congressional trades, and its yield curve.',
   fields: (t) => ({
-    date: t.field({ type: 'Date', resolve: (briefing) => briefing.date }),
-    headline: t.exposeString('headline'),
-    summary: t.exposeString('summary'),
-    signals: t.field({ type: [Signal], resolve: (briefing) => briefing.signals }),
-    congressionalTrades: t.field({ type: [CongressionalTrade], resolve: (briefing) => briefing.trades }),
-    yieldCurve: t.field({ type: YieldCurve, nullable: true, resolve: (briefing) => briefing.curve }),
+    date: t.field({ type: 'Date', description: 'The day (UTC).', resolve: (briefing) => briefing.date }),
+    headline: t.exposeString('headline', { description: 'The stored headline, or one counting signals and trades.' }),
+    summary: t.exposeString('summary', {
+      description: 'The stored summary, or one counting sentiments and purchases.',
+    }),
+    signals: t.field({
+      type: [Signal],
+      description: 'Signals created that day within the plan’s history, most material first.',
+      resolve: (briefing) => briefing.signals,
+    }),
+    congressionalTrades: t.field({
+      type: [CongressionalTrade],
+      description: 'Trades in force disclosed that day, newest trade first.',
+      resolve: (briefing) => briefing.trades,
+    }),
+    yieldCurve: t.field({
+      type: YieldCurve,
+      nullable: true,
+      description: 'The Treasury curve of that day or the latest before it; null without one.',
+      resolve: (briefing) => briefing.curve,
+    }),
     html: t.string({ description: 'The briefing as a complete HTML page.', resolve: renderBriefingHtml }),
   }),
 });

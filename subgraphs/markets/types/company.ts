@@ -48,12 +48,14 @@ CompanyRef.implement({
       requires: requiresTicker,
       type: CompanyProfile,
       nullable: true,
+      description: 'The cached profile of the company’s stock; null without a ticker or profile.',
       resolve: (company, _args, context) => (company.ticker ? profileByTicker(context).load(company.ticker) : null),
     }),
     quote: t.field({
       requires: requiresTicker,
       type: Quote,
       nullable: true,
+      description: 'The latest stored daily close of its stock; null without a ticker or prices.',
       resolve: (company, _args, context) => (company.ticker ? quoteByTicker(context).load(company.ticker) : null),
     }),
     market: t.field({

@@ -11,14 +11,20 @@ import { isoDate } from '../../platform/dates.ts';
 import { disclosureLagDays, isLateDisclosure, parseAmountRange } from '../disclosure.ts';
 import { matchingTradeMemberNames, memberQuery } from '../member-match.ts';
 import { chamberOfTitle } from '../names.ts';
-import { tickerSymbol } from '../tickers.ts';
+import { TICKER_FORMAT, tickerSymbol } from '../tickers.ts';
 import { committeeMemberIds, committeeName } from '../committee-members.ts';
 import { Chamber, Party } from './member.ts';
 import { countTotal } from '../../platform/totals.ts';
 import { reads } from '../../platform/selected-fields.ts';
 
 export const TradeType = builder.enumType('TradeType', {
-  values: ['purchase', 'sale', 'sale_partial', 'exchange'] as const,
+  description: 'What a disclosed trade did.',
+  values: {
+    purchase: { description: 'A purchase.' },
+    sale: { description: 'A sale of the whole holding.' },
+    sale_partial: { description: 'A sale of part of the holding.' },
+    exchange: { description: 'An exchange of one asset for another.' },
+  },
 });
 
 /** The congressional trades window when a request names none (docs/design.md). */
@@ -27,30 +33,39 @@ export const DEFAULT_TRADE_DAYS = 90;
 export const CongressionalTrade = builder.prismaObject('CongressionalTrade', {
   description: 'A stock trade disclosed by a member of Congress (a later amendment replaces the original).',
   fields: (t) => ({
-    id: t.exposeID('id'),
+    id: t.exposeID('id', { description: 'The trade’s id, a UUID.' }),
     memberName: t.exposeString('memberName', { description: '<first> <last>' }),
-    bioguideId: t.exposeString('bioguideId', { nullable: true }),
-    member: t.relation('member', { nullable: true }),
+    bioguideId: t.exposeString('bioguideId', {
+      nullable: true,
+      description: 'Bioguide id of the member; null when the filer could not be matched to one.',
+    }),
+    member: t.relation('member', { nullable: true, description: 'The member; null when not matched.' }),
     party: t.field({
       type: Party,
       nullable: true,
+      description: 'The member’s party; null when not matched.',
       extensions: reads('party'),
       resolve: (trade) => trade.party as typeof Party.$inferType | null,
     }),
     chamber: t.field({
       type: Chamber,
+      description: 'The chamber the disclosure was filed with.',
       extensions: reads('chamber'),
       resolve: (trade) => trade.chamber as typeof Chamber.$inferType,
     }),
-    ticker: t.exposeString('ticker', { nullable: true }),
-    assetDescription: t.exposeString('assetDescription'),
-    assetType: t.exposeString('assetType'),
+    ticker: t.exposeString('ticker', {
+      nullable: true,
+      description: 'The traded ticker; null when none was disclosed.',
+    }),
+    assetDescription: t.exposeString('assetDescription', { description: 'The asset as disclosed.' }),
+    assetType: t.exposeString('assetType', { description: 'stock, option, bond, fund or other.' }),
     optionDetail: t.exposeString('optionDetail', {
       nullable: true,
       description: 'An option trade’s contract as disclosed (call/put, strike, expiry); null for other assets.',
     }),
     tradeType: t.field({
       type: TradeType,
+      description: 'What the trade did.',
       extensions: reads('tradeType'),
       resolve: (trade) => trade.tradeType as typeof TradeType.$inferType,
     }),
@@ -60,19 +75,25 @@ export const CongressionalTrade = builder.prismaObject('CongressionalTrade', {
     }),
     amountLow: t.float({
       nullable: true,
+      description: 'Lower bound of the bucket in USD, parsed from `amountRange`.',
       extensions: reads('amountRange'),
       resolve: (trade) => parseAmountRange(trade.amountRange).low,
     }),
     amountHigh: t.float({
       nullable: true,
-      description: 'Null for an open-ended bucket (Over $50,000,000).',
+      description: 'Upper bound of the bucket in USD; null for an open-ended one (Over $50,000,000).',
       extensions: reads('amountRange'),
       resolve: (trade) => parseAmountRange(trade.amountRange).high,
     }),
-    tradeDate: t.expose('tradeDate', { type: 'Date' }),
-    disclosureDate: t.expose('disclosureDate', { type: 'Date', nullable: true }),
+    tradeDate: t.expose('tradeDate', { type: 'Date', description: 'The day of the trade.' }),
+    disclosureDate: t.expose('disclosureDate', {
+      type: 'Date',
+      nullable: true,
+      description: 'The day it was disclosed; null while undisclosed.',
+    }),
     disclosureLagDays: t.int({
       nullable: true,
+      description: 'Days from trade to disclosure; null while undisclosed.',
       extensions: reads('tradeDate', 'disclosureDate'),
       resolve: (trade) => disclosureLagDays(trade.tradeDate, trade.disclosureDate),
     }),
@@ -81,16 +102,16 @@ export const CongressionalTrade = builder.prismaObject('CongressionalTrade', {
       extensions: reads('tradeDate', 'disclosureDate'),
       resolve: (trade) => isLateDisclosure(disclosureLagDays(trade.tradeDate, trade.disclosureDate)),
     }),
-    source: t.exposeString('source'),
-    filingUrl: t.exposeString('filingUrl', { nullable: true }),
+    source: t.exposeString('source', { description: 'The source it was imported from, e.g. house-trades.' }),
+    filingUrl: t.exposeString('filingUrl', { nullable: true, description: 'Address of the filed disclosure.' }),
   }),
 });
 
 const tradeFilterSpecs = {
-  ticker: argument('String', tickerSymbol),
-  chamber: argument(Chamber, z.string()),
-  party: argument(Party, z.string()),
-  tradeType: argument(TradeType, z.string()),
+  ticker: argument('String', tickerSymbol, { description: `Trades of this ticker (${TICKER_FORMAT}).` }),
+  chamber: argument(Chamber, z.string(), { description: 'Trades disclosed to this chamber.' }),
+  party: argument(Party, z.string(), { description: 'Trades by members of this party.' }),
+  tradeType: argument(TradeType, z.string(), { description: 'Trades of this type.' }),
   member: argument('String', memberQuery, {
     description:
       'A partial name in either order (Pelosi, nancy pelosi, Pelosi, Nancy), typos tolerated when nothing matches as written; a title (Sen., Rep.) is a chamber.',
@@ -183,7 +204,8 @@ builder.queryFields((t) => ({
   congressionalTrade: t.prismaField({
     type: CongressionalTrade,
     nullable: true,
-    args: { id: t.arg.id({ required: true }) },
+    description: 'One trade by id (amended ones included); null when unknown.',
+    args: { id: t.arg.id({ required: true, description: 'The trade’s UUID.' }) },
     resolve: (query, _root, args, context) => {
       return context.db.prisma.congressionalTrade.findUnique({ ...query, where: { id: parseUuid(args.id) } });
     },

@@ -37,21 +37,39 @@ const ScoreBreakdown = builder.objectRef<Lead['scoreBreakdown']>('ConvergenceSco
 export const ConvergenceLead = builder.objectRef<Lead>('ConvergenceLead').implement({
   description: 'A ticker bought by members of Congress within the window that also has signals within it.',
   fields: (t) => ({
-    ticker: t.exposeString('ticker'),
-    companyName: t.exposeString('companyName'),
-    congressBuys: t.exposeInt('congressBuys'),
-    totalSignals: t.exposeInt('totalSignals'),
-    bullishSignals: t.exposeInt('bullishSignals'),
-    bearishSignals: t.exposeInt('bearishSignals'),
+    ticker: t.exposeString('ticker', { description: 'The ticker bought and signalled.' }),
+    companyName: t.exposeString('companyName', { description: 'The company’s name.' }),
+    congressBuys: t.exposeInt('congressBuys', {
+      description: 'Congressional purchases in force traded in the window.',
+    }),
+    totalSignals: t.exposeInt('totalSignals', { description: 'Signals of the ticker in the window.' }),
+    bullishSignals: t.exposeInt('bullishSignals', { description: 'Of them, bullish.' }),
+    bearishSignals: t.exposeInt('bearishSignals', { description: 'Of them, bearish.' }),
     purchaseAmount: t.exposeFloat('purchaseAmount', {
       description: 'The purchases’ disclosed buckets, midpoints summed, in dollars (an open bucket counts its floor).',
     }),
     congressMembers: t.exposeStringList('congressMembers', { description: 'Names of the buying members, sorted.' }),
     score: t.exposeFloat('score', { description: '0-100, one decimal: a logistic curve of the breakdown’s points.' }),
-    scoreBreakdown: t.field({ type: ScoreBreakdown, resolve: (lead) => lead.scoreBreakdown }),
-    firstPurchaseDate: t.field({ type: 'Date', resolve: (lead) => lead.firstPurchaseDate }),
-    lastPurchaseDate: t.field({ type: 'Date', resolve: (lead) => lead.lastPurchaseDate }),
-    lastSignalAt: t.field({ type: 'DateTime', resolve: (lead) => lead.lastSignalAt }),
+    scoreBreakdown: t.field({
+      type: ScoreBreakdown,
+      description: 'The points the score is made of.',
+      resolve: (lead) => lead.scoreBreakdown,
+    }),
+    firstPurchaseDate: t.field({
+      type: 'Date',
+      description: 'Trade date of the window’s first purchase.',
+      resolve: (lead) => lead.firstPurchaseDate,
+    }),
+    lastPurchaseDate: t.field({
+      type: 'Date',
+      description: 'Trade date of the window’s last purchase.',
+      resolve: (lead) => lead.lastPurchaseDate,
+    }),
+    lastSignalAt: t.field({
+      type: 'DateTime',
+      description: 'When the newest counted signal was recorded.',
+      resolve: (lead) => lead.lastSignalAt,
+    }),
     purchases: t.field({
       type: [CongressionalTrade],
       description: `The evidence: the ${CONVERGENCE_EVIDENCE_LIMIT} newest purchases (congressBuys counts them all).`,
@@ -79,7 +97,7 @@ const ConvergenceWindow = builder.objectRef<WindowSource>('ConvergenceWindow').i
   fields: (t) => ({
     from: t.field({ type: 'Date', description: '`to` minus `days`, inclusive.', resolve: (window) => window.from }),
     to: t.field({ type: 'Date', description: 'Inclusive.', resolve: (window) => window.to }),
-    days: t.exposeInt('days'),
+    days: t.exposeInt('days', { description: 'The window’s length in days.' }),
     basis: t.exposeString('basis', {
       description:
         '`as_of` when given; else `newest_trade`: the newest trade date in force (today without trades), or `newest_signal`: the newest signal’s day, when the signals end before the trades.',
@@ -107,8 +125,16 @@ interface ConvergenceSource {
 const Convergence = builder.objectRef<ConvergenceSource>('Convergence').implement({
   description: 'Convergence leads with the window they were counted over.',
   fields: (t) => ({
-    window: t.field({ type: ConvergenceWindow, resolve: (answer) => answer.window }),
-    leads: t.field({ type: [ConvergenceLead], resolve: (answer) => answer.leads }),
+    window: t.field({
+      type: ConvergenceWindow,
+      description: 'The dates the leads were counted over.',
+      resolve: (answer) => answer.window,
+    }),
+    leads: t.field({
+      type: [ConvergenceLead],
+      description: 'The leads, best score first.',
+      resolve: (answer) => answer.leads,
+    }),
   }),
 });
 
@@ -116,6 +142,7 @@ const leadArgs = defineArguments({
   limit: argument(
     'Int',
     z.number().int().min(1, 'must be from 1 to 100').max(100, 'must be from 1 to 100').default(20),
+    { description: 'How many leads, 1-100 (default 20).' },
   ),
   days: argument(
     'Int',

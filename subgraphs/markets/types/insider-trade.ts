@@ -11,7 +11,7 @@ import { countTotal } from '../../platform/totals.ts';
 import { PageInfo, builder } from '../builder.ts';
 import { FORM4_TRANSACTION_CODES } from '../form4-codes.ts';
 import { insiderQuery, matchingInsiderNames } from '../insider-match.ts';
-import { tickerSymbol } from '../tickers.ts';
+import { TICKER_FORMAT, tickerSymbol } from '../tickers.ts';
 import { reads } from '../../platform/selected-fields.ts';
 
 /** The EDGAR folder of the filing; null for a filing imported without its accession number (`local-…`). */
@@ -24,51 +24,73 @@ export const InsiderTrade = builder.prismaObject('InsiderTransaction', {
   name: 'InsiderTrade',
   description: 'One transaction of a Form 4 filing by an insider (officer, director, 10% owner) of a listed company.',
   fields: (t) => ({
-    id: t.exposeID('id'),
-    ticker: t.exposeString('ticker'),
+    id: t.exposeID('id', { description: 'The transaction’s id, a UUID.' }),
+    ticker: t.exposeString('ticker', { description: 'The issuer’s ticker.' }),
     issuerCik: t.exposeString('issuerCik', { description: 'The company’s SEC CIK, ten digits.' }),
     insiderName: t.exposeString('ownerName', { description: 'As filed: Last First Middle.' }),
-    insiderCik: t.exposeString('ownerCik'),
+    insiderCik: t.exposeString('ownerCik', { description: 'The insider’s SEC CIK, ten digits.' }),
     insiderTitle: t.exposeString('ownerTitle', {
       nullable: true,
       description: 'Officer title, else Director or 10% Owner.',
     }),
-    securityTitle: t.exposeString('securityTitle'),
+    securityTitle: t.exposeString('securityTitle', { description: 'The security traded, as filed (Common Stock).' }),
     derivative: t.exposeBoolean('derivative', {
       description: 'A Table II row (option, warrant, convertible): its terms are in the option fields.',
     }),
-    transactionDate: t.expose('transactionDate', { type: 'Date' }),
+    transactionDate: t.expose('transactionDate', { type: 'Date', description: 'The day of the transaction.' }),
     transactionCode: t.exposeString('transactionCode', {
       description: 'Form 4 code: P purchase, S sale, A award, M option exercise, F tax withholding, G gift, …',
     }),
-    shares: t.exposeFloat('shares'),
-    pricePerShare: t.exposeFloat('pricePerShare', { nullable: true }),
+    shares: t.exposeFloat('shares', { description: 'Shares (or derivative units) in the transaction.' }),
+    pricePerShare: t.exposeFloat('pricePerShare', {
+      nullable: true,
+      description: 'Price per share in USD; null when none was filed (awards, gifts).',
+    }),
     acquiredDisposed: t.exposeString('acquiredDisposed', { description: 'A (acquired) or D (disposed).' }),
-    sharesOwnedAfter: t.exposeFloat('sharesOwnedAfter', { nullable: true }),
+    sharesOwnedAfter: t.exposeFloat('sharesOwnedAfter', {
+      nullable: true,
+      description: 'Shares the insider held after the transaction, as filed.',
+    }),
     directOwnership: t.exposeBoolean('directOwnership', { description: 'False: held indirectly (trust, family).' }),
     rule10b51: t.exposeBoolean('rule10b51', { description: 'Made under a Rule 10b5-1 trading plan.' }),
-    accessionNumber: t.exposeString('accessionNumber'),
+    accessionNumber: t.exposeString('accessionNumber', {
+      description: 'The filing’s SEC accession number, 0001234567-26-000123.',
+    }),
     filingUrl: t.string({
       nullable: true,
+      description: 'The filing’s EDGAR folder; null for a filing imported without an accession number.',
       extensions: reads('issuerCik', 'accessionNumber'),
       resolve: (trade) => filingUrl(trade.issuerCik, trade.accessionNumber),
     }),
-    conversionOrExercisePrice: t.exposeFloat('conversionOrExercisePrice', { nullable: true }),
+    conversionOrExercisePrice: t.exposeFloat('conversionOrExercisePrice', {
+      nullable: true,
+      description: 'A derivative’s conversion or exercise price in USD; null otherwise.',
+    }),
     exerciseDate: t.expose('exerciseDate', {
       type: 'Date',
       nullable: true,
       description: 'Null when the filing states it only in a footnote.',
     }),
-    expirationDate: t.expose('expirationDate', { type: 'Date', nullable: true }),
-    underlyingSecurityTitle: t.exposeString('underlyingSecurityTitle', { nullable: true }),
-    underlyingShares: t.exposeFloat('underlyingShares', { nullable: true }),
+    expirationDate: t.expose('expirationDate', {
+      type: 'Date',
+      nullable: true,
+      description: 'When a derivative expires; null otherwise.',
+    }),
+    underlyingSecurityTitle: t.exposeString('underlyingSecurityTitle', {
+      nullable: true,
+      description: 'The security a derivative converts into; null otherwise.',
+    }),
+    underlyingShares: t.exposeFloat('underlyingShares', {
+      nullable: true,
+      description: 'Shares of the underlying security; null otherwise.',
+    }),
   }),
 });
 
 const CODE_MESSAGE = `must be a Form 4 transaction code: ${FORM4_TRANSACTION_CODES.join(', ')}`;
 
 const insiderFilterSpecs = {
-  ticker: argument('String', tickerSymbol),
+  ticker: argument('String', tickerSymbol, { description: `Transactions of this issuer’s ticker (${TICKER_FORMAT}).` }),
   insider: argument('String', insiderQuery, {
     description: 'Part of the insider’s name, words in any order and case: scarpelli, Michael Scarpelli.',
   }),
@@ -139,7 +161,8 @@ builder.queryFields((t) => ({
   insiderTrade: t.prismaField({
     type: InsiderTrade,
     nullable: true,
-    args: { id: t.arg.id({ required: true }) },
+    description: 'One transaction by id; null when unknown.',
+    args: { id: t.arg.id({ required: true, description: 'The transaction’s UUID.' }) },
     resolve: (query, _root, args, context) => {
       return context.db.prisma.insiderTransaction.findUnique({ ...query, where: { id: parseUuid(args.id) } });
     },

@@ -36,8 +36,9 @@ export async function yieldCurveOn(context: RequestContext, onOrBefore?: Date): 
 }
 
 const YieldCurvePoint = builder.objectRef<YieldCurveSource['points'][number]>('YieldCurvePoint').implement({
+  description: 'One maturity of a yield curve and its yield.',
   fields: (t) => ({
-    tenorMonths: t.exposeInt('tenorMonths'),
+    tenorMonths: t.exposeInt('tenorMonths', { description: 'Maturity in months (3, 24, 120, …).' }),
     ratePct: t.exposeFloat('ratePct', { description: 'Percent.' }),
   }),
 });
@@ -45,18 +46,42 @@ const YieldCurvePoint = builder.objectRef<YieldCurveSource['points'][number]>('Y
 export const YieldCurve = builder.objectRef<YieldCurveSource>('YieldCurve').implement({
   description: 'The US Treasury par yield curve of one day.',
   fields: (t) => ({
-    date: t.field({ type: 'Date', resolve: (curve) => curve.date }),
-    y3m: t.float({ nullable: true, resolve: (curve) => rateAt(curve, 3) }),
-    y2: t.float({ nullable: true, resolve: (curve) => rateAt(curve, 24) }),
-    y5: t.float({ nullable: true, resolve: (curve) => rateAt(curve, 60) }),
-    y10: t.float({ nullable: true, resolve: (curve) => rateAt(curve, 120) }),
-    y30: t.float({ nullable: true, resolve: (curve) => rateAt(curve, 360) }),
+    date: t.field({ type: 'Date', description: 'The day of the curve.', resolve: (curve) => curve.date }),
+    y3m: t.float({
+      nullable: true,
+      description: '3-month yield in percent; null if not stored.',
+      resolve: (curve) => rateAt(curve, 3),
+    }),
+    y2: t.float({
+      nullable: true,
+      description: '2-year yield in percent; null if not stored.',
+      resolve: (curve) => rateAt(curve, 24),
+    }),
+    y5: t.float({
+      nullable: true,
+      description: '5-year yield in percent; null if not stored.',
+      resolve: (curve) => rateAt(curve, 60),
+    }),
+    y10: t.float({
+      nullable: true,
+      description: '10-year yield in percent; null if not stored.',
+      resolve: (curve) => rateAt(curve, 120),
+    }),
+    y30: t.float({
+      nullable: true,
+      description: '30-year yield in percent; null if not stored.',
+      resolve: (curve) => rateAt(curve, 360),
+    }),
     spread2To10: t.float({ nullable: true, description: 'y10 - y2 in percentage points.', resolve: spread2to10 }),
     inverted: t.boolean({
       description: 'The 2-year yields more than the 10-year.',
       resolve: (curve) => (spread2to10(curve) ?? 0) < 0,
     }),
-    points: t.field({ type: [YieldCurvePoint], resolve: (curve) => curve.points }),
+    points: t.field({
+      type: [YieldCurvePoint],
+      description: 'Every stored maturity, shortest first.',
+      resolve: (curve) => curve.points,
+    }),
   }),
 });
 
@@ -71,13 +96,28 @@ interface IndicatorSource {
 const MacroIndicator = builder.objectRef<IndicatorSource>('MacroIndicator').implement({
   description: 'A macro series (FRED) with its latest and previous observations.',
   fields: (t) => ({
-    seriesId: t.exposeString('seriesId'),
-    name: t.string({ resolve: (indicator) => MACRO_SERIES[indicator.seriesId]?.name ?? indicator.seriesId }),
-    unit: t.string({ nullable: true, resolve: (indicator) => MACRO_SERIES[indicator.seriesId]?.unit ?? null }),
-    value: t.exposeFloat('value'),
-    date: t.field({ type: 'Date', resolve: (indicator) => indicator.date }),
-    previousValue: t.exposeFloat('previousValue', { nullable: true }),
-    previousDate: t.field({ type: 'Date', nullable: true, resolve: (indicator) => indicator.previousDate }),
+    seriesId: t.exposeString('seriesId', { description: 'The FRED series id, e.g. UNRATE.' }),
+    name: t.string({
+      description: 'The series’ name; its id when the service does not know it.',
+      resolve: (indicator) => MACRO_SERIES[indicator.seriesId]?.name ?? indicator.seriesId,
+    }),
+    unit: t.string({
+      nullable: true,
+      description: 'The unit of `value`, e.g. percent; null for an unknown series.',
+      resolve: (indicator) => MACRO_SERIES[indicator.seriesId]?.unit ?? null,
+    }),
+    value: t.exposeFloat('value', { description: 'The latest observation, in `unit`.' }),
+    date: t.field({ type: 'Date', description: 'The date of `value`.', resolve: (indicator) => indicator.date }),
+    previousValue: t.exposeFloat('previousValue', {
+      nullable: true,
+      description: 'The observation before it; null with one.',
+    }),
+    previousDate: t.field({
+      type: 'Date',
+      nullable: true,
+      description: 'The date of `previousValue`; null with one observation.',
+      resolve: (indicator) => indicator.previousDate,
+    }),
     change: t.float({
       nullable: true,
       description: 'value - previousValue.',

@@ -7,27 +7,55 @@ import { parseArguments } from '../../platform/validation.ts';
 import { builder } from '../builder.ts';
 import { memberQuery, searchMembers } from '../member-match.ts';
 
-export const Party = builder.enumType('Party', { values: ['D', 'R', 'I'] as const });
-export const Chamber = builder.enumType('Chamber', { values: ['house', 'senate'] as const });
+export const Party = builder.enumType('Party', {
+  description: 'A member’s party.',
+  values: {
+    D: { description: 'Democratic.' },
+    R: { description: 'Republican.' },
+    I: { description: 'Independent.' },
+  },
+});
+export const Chamber = builder.enumType('Chamber', {
+  description: 'A chamber of Congress.',
+  values: {
+    house: { description: 'The House of Representatives.' },
+    senate: { description: 'The Senate.' },
+  },
+});
 
 /** A member of Congress, keyed by the Bioguide id, with the trades they disclosed. */
 export const Member = builder.prismaObject('Member', {
+  description: 'A member of Congress, in office or former, with the trades they disclosed.',
   fields: (t) => ({
-    bioguideId: t.exposeID('bioguideId'),
+    bioguideId: t.exposeID('bioguideId', { description: 'The member’s Bioguide id, e.g. P000197.' }),
     name: t.exposeString('fullName', { description: '<first> <last>' }),
-    firstName: t.exposeString('firstName'),
-    lastName: t.exposeString('lastName'),
-    party: t.field({ type: Party, resolve: (member) => member.party as typeof Party.$inferType }),
-    chamber: t.field({ type: Chamber, resolve: (member) => member.chamber as typeof Chamber.$inferType }),
-    state: t.exposeString('state'),
-    district: t.exposeString('district', { nullable: true }),
-    committees: t.exposeStringList('committees'),
+    firstName: t.exposeString('firstName', { description: 'First name.' }),
+    lastName: t.exposeString('lastName', { description: 'Last name.' }),
+    party: t.field({
+      type: Party,
+      description: 'The member’s party.',
+      resolve: (member) => member.party as typeof Party.$inferType,
+    }),
+    chamber: t.field({
+      type: Chamber,
+      description: 'The member’s chamber.',
+      resolve: (member) => member.chamber as typeof Chamber.$inferType,
+    }),
+    state: t.exposeString('state', { description: 'Two-letter code of the state the member represents.' }),
+    district: t.exposeString('district', {
+      nullable: true,
+      description: 'House seat as state and two-digit district (MO04, AK00 at large); null for senators.',
+    }),
+    committees: t.exposeStringList('committees', {
+      description: 'Full committees the member sits on now, without the chamber prefix, sorted.',
+    }),
     tradesCount: t.int({
+      description: 'Trades in force the member disclosed (as of the last rollup refresh).',
       resolve: (member, _args, context) => tradesCountByMember(context).load(member.bioguideId),
     }),
     trades: t.relation('trades', {
       description: 'The member’s disclosed trades in force, newest first.',
-      args: { limit: t.arg.int({ required: false, defaultValue: 20 }) },
+      args: { limit: t.arg.int({ required: false, defaultValue: 20, description: 'How many trades, 1-200.' }) },
       query: (args) => ({
         where: { supersededById: null },
         orderBy: [{ tradeDate: 'desc' }, { id: 'desc' }],
@@ -72,6 +100,7 @@ const MemberMatch = builder.objectRef<{ bioguideId: string; similarity: number }
     }),
     member: t.prismaField({
       type: Member,
+      description: 'The member found.',
       // findUnique calls of one tick are batched by Prisma into one query.
       resolve: (query, match, _args, context) =>
         context.db.prisma.member.findUniqueOrThrow({ ...query, where: { bioguideId: match.bioguideId } }),
@@ -80,8 +109,13 @@ const MemberMatch = builder.objectRef<{ bioguideId: string; similarity: number }
 });
 
 const memberSearch = defineArguments({
-  q: argument('String', memberQuery, { required: 'validated' }),
-  limit: argument('Int', z.number().int().min(1, 'must be from 1 to 50').max(50, 'must be from 1 to 50').default(10)),
+  q: argument('String', memberQuery, {
+    required: 'validated',
+    description: 'A name or part of one, at most 100 characters, optionally with a title (Sen., Rep.).',
+  }),
+  limit: argument('Int', z.number().int().min(1, 'must be from 1 to 50').max(50, 'must be from 1 to 50').default(10), {
+    description: 'How many members, 1-50 (default 10).',
+  }),
 });
 
 builder.queryFields((t) => ({
@@ -103,7 +137,8 @@ builder.queryFields((t) => ({
   member: t.prismaField({
     type: Member,
     nullable: true,
-    args: { bioguideId: t.arg.id({ required: true }) },
+    description: 'One member by Bioguide id; null when unknown.',
+    args: { bioguideId: t.arg.id({ required: true, description: 'The Bioguide id, in any case (P000197).' }) },
     resolve: (query, _root, args, context) =>
       context.db.prisma.member.findUnique({ ...query, where: { bioguideId: String(args.bioguideId).toUpperCase() } }),
   }),

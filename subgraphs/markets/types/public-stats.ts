@@ -17,7 +17,9 @@ const PublicStats = builder.objectRef<PublicStatsSource>('PublicStats').implemen
       description: 'Trades in force (amendments replace originals).',
     }),
     signals7d: t.exposeInt('signals_7d', { description: 'Signals created in the last 7 days.' }),
-    membersTracked: t.exposeInt('members_tracked'),
+    membersTracked: t.exposeInt('members_tracked', {
+      description: 'Members in office, and former members with a trade.',
+    }),
     tickersTracked: t.exposeInt('tickers_tracked', {
       description: 'Distinct tickers with a signal or a congressional trade.',
     }),
@@ -53,6 +55,7 @@ const DISTINCT_TICKERS = `
 builder.queryFields((t) => ({
   publicStats: t.field({
     type: PublicStats,
+    description: 'Platform statistics; public, like `sources`.',
     resolve: async (_root, _args, context) => {
       const [row] = await context.db.sql.query<
         Omit<PublicStatsSource, 'last_updated'> & { last_updated: string | null }

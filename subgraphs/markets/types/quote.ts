@@ -5,8 +5,8 @@ export const Quote = builder.objectRef<QuoteSource>('Quote').implement({
   description:
     'The latest stored daily close and its change from the close before it (imported prices, never estimated).',
   fields: (t) => ({
-    ticker: t.exposeString('ticker'),
-    price: t.exposeFloat('price', { description: 'The latest daily close.' }),
+    ticker: t.exposeString('ticker', { description: 'The ticker in its stored form, upper case (`BRK-B`).' }),
+    price: t.exposeFloat('price', { description: 'The latest daily close, in USD.' }),
     change: t.exposeFloat('change', {
       nullable: true,
       description: 'US dollars from the previous close to `price`; null with one price.',
@@ -21,7 +21,15 @@ export const Quote = builder.objectRef<QuoteSource>('Quote').implement({
       description: 'The trading day the quote is as of: the date of `price` (REST `as_of`).',
       resolve: (quote) => quote.date,
     }),
-    previousClose: t.exposeFloat('previousClose', { nullable: true }),
-    previousDate: t.field({ type: 'Date', nullable: true, resolve: (quote) => quote.previousDate }),
+    previousClose: t.exposeFloat('previousClose', {
+      nullable: true,
+      description: 'The daily close before `price`, in USD; null with one price.',
+    }),
+    previousDate: t.field({
+      type: 'Date',
+      nullable: true,
+      description: 'The date of `previousClose`; null with one price.',
+      resolve: (quote) => quote.previousDate,
+    }),
   }),
 });

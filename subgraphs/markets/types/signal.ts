@@ -9,44 +9,67 @@ import { argument, defineArguments } from '../../platform/arguments.ts';
 import { definePageObject, pageSource } from '../../platform/page-object.ts';
 import type { PageSource } from '../../platform/page-object.ts';
 import { PageInfo, builder } from '../builder.ts';
-import { isKnownTicker, tickerSymbol } from '../tickers.ts';
+import { TICKER_FORMAT, isKnownTicker, tickerSymbol } from '../tickers.ts';
 import { countTotal } from '../../platform/totals.ts';
 import { reads } from '../../platform/selected-fields.ts';
 
 // Enum values are the documented wire values, so REST and GraphQL spell them alike.
 export const SIGNAL_TYPES = ['sec_filing', 'insider_buy', 'insider_sell', 'earnings_preview', 'macro'] as const;
-export const SignalType = builder.enumType('SignalType', { values: SIGNAL_TYPES });
-export const Sentiment = builder.enumType('Sentiment', { values: ['BULLISH', 'BEARISH', 'NEUTRAL'] as const });
+export const SignalType = builder.enumType('SignalType', {
+  description: 'What a signal was derived from.',
+  values: {
+    sec_filing: { description: 'An SEC filing such as an 8-K.' },
+    insider_buy: { description: 'An insider’s open-market purchase (Form 4).' },
+    insider_sell: { description: 'An insider’s sale (Form 4).' },
+    earnings_preview: { description: 'An upcoming earnings report.' },
+    macro: { description: 'Macroeconomic data.' },
+  } satisfies Record<(typeof SIGNAL_TYPES)[number], object>,
+});
+export const Sentiment = builder.enumType('Sentiment', {
+  description: 'Which way a signal points for the stock.',
+  values: {
+    BULLISH: { description: 'Good for the stock.' },
+    BEARISH: { description: 'Bad for the stock.' },
+    NEUTRAL: { description: 'Neither, or unclear.' },
+  },
+});
 
 export const Signal = builder.prismaObject('Signal', {
   description: 'A market signal from an 8-K filing, a Form 4 insider trade, an earnings preview or macro data.',
   fields: (t) => ({
-    id: t.exposeID('id'),
-    ticker: t.exposeString('ticker'),
-    companyName: t.exposeString('companyName'),
+    id: t.exposeID('id', { description: 'The signal’s id, a UUID.' }),
+    ticker: t.exposeString('ticker', { description: 'The ticker the signal is about.' }),
+    companyName: t.exposeString('companyName', { description: 'The company’s name.' }),
     signalType: t.field({
       type: SignalType,
+      description: 'What the signal was derived from.',
       extensions: reads('signalType'),
       resolve: (signal) => signal.signalType as typeof SignalType.$inferType,
     }),
-    filingType: t.exposeString('filingType'),
-    aiSummary: t.exposeString('aiSummary'),
+    filingType: t.exposeString('filingType', { description: 'The form it came from, e.g. 8-K or 4.' }),
+    aiSummary: t.exposeString('aiSummary', { description: 'A one-paragraph summary of what happened.' }),
     materialityScore: t.exposeInt('materialityScore', { description: '0-100.' }),
     sentiment: t.field({
       type: Sentiment,
+      description: 'Which way the signal points.',
       extensions: reads('sentiment'),
       resolve: (signal) => signal.sentiment as typeof Sentiment.$inferType,
     }),
-    urgent: t.exposeBoolean('urgent'),
-    sourceUrl: t.exposeString('sourceUrl'),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    urgent: t.exposeBoolean('urgent', {
+      description: 'Flagged for immediate attention (imported: materiality 80 or more).',
+    }),
+    sourceUrl: t.exposeString('sourceUrl', { description: 'Address of the source document.' }),
+    createdAt: t.expose('createdAt', {
+      type: 'DateTime',
+      description: 'When the signal was recorded; plan history limits count back from it.',
+    }),
   }),
 });
 
 const signalFilter = defineArguments({
-  ticker: argument('String', tickerSymbol),
-  signalType: argument(SignalType, z.string()),
-  sentiment: argument(Sentiment, z.string()),
+  ticker: argument('String', tickerSymbol, { description: `Signals about this ticker (${TICKER_FORMAT}).` }),
+  signalType: argument(SignalType, z.string(), { description: 'Signals of this type.' }),
+  sentiment: argument(Sentiment, z.string(), { description: 'Signals of this sentiment.' }),
 });
 
 // One ticker's signals: the filter's ticker rule, required.
@@ -109,7 +132,8 @@ builder.queryFields((t) => ({
   signal: t.prismaField({
     type: Signal,
     nullable: true,
-    args: { id: t.arg.id({ required: true }) },
+    description: 'One signal by id; null when unknown or older than the plan’s history.',
+    args: { id: t.arg.id({ required: true, description: 'The signal’s UUID.' }) },
     resolve: (query, _root, args, context) => {
       return context.db.prisma.signal.findFirst({
         ...query,
@@ -120,6 +144,7 @@ builder.queryFields((t) => ({
   signalsConnection: t.prismaConnection({
     type: Signal,
     cursor: 'id',
+    description: 'The same signals as `signals`, paged by cursor (ordered by id).',
     args: signalFilter.graphql(t.arg),
     resolve: (query, _root, args, context) =>
       context.db.prisma.signal.findMany({ ...query, where: signalWhere(args, context) }),

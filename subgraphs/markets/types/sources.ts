@@ -9,7 +9,12 @@ const Source = builder.objectRef<SourceStatus>('DataSource').implement({
   fields: (t) => ({
     source: t.exposeString('source', { description: 'The source name, as `npm run ingest -- run <source>` takes it.' }),
     cadence: t.exposeString('cadence', { description: 'How often the schedule runs it, in words.' }),
-    lastAttempt: t.field({ type: 'DateTime', nullable: true, resolve: (s) => s.last_attempt }),
+    lastAttempt: t.field({
+      type: 'DateTime',
+      nullable: true,
+      description: 'When the last run started; null when it never ran.',
+      resolve: (s) => s.last_attempt,
+    }),
     lastStatus: t.exposeString('last_status', {
       nullable: true,
       description: 'The last run: running, succeeded, unchanged (every file answered 304) or failed.',

@@ -3,7 +3,7 @@ import type { RequestContext } from '../../platform/context.ts';
 import { signalHistoryStart } from '../../platform/plans.ts';
 import { argument, defineArguments } from '../../platform/arguments.ts';
 import { builder } from '../builder.ts';
-import { isKnownTicker, tickerSymbol } from '../tickers.ts';
+import { TICKER_FORMAT, isKnownTicker, tickerSymbol } from '../tickers.ts';
 import { profileByTicker, quoteByTicker, signalsByTicker, tradesByTicker } from '../ticker-loaders.ts';
 import { CompanyProfile } from './company-profile.ts';
 import { CongressionalTrade, DEFAULT_TRADE_DAYS, daysAgo } from './congressional-trade.ts';
@@ -23,9 +23,16 @@ const recentLimit = z
  * `limit` of a per-ticker list (here and on Company). Built once: zod compiles an object schema on first use, and
  * this is parsed once per company of a federated page.
  */
-export const recentLimitArguments = defineArguments({ limit: argument('Int', recentLimit, { defaultValue: 10 }) });
+export const recentLimitArguments = defineArguments({
+  limit: argument('Int', recentLimit, { defaultValue: 10, description: `How many, 1-${MAX_RECENT}.` }),
+});
 
-const tickerSearch = defineArguments({ symbol: argument('String', tickerSymbol, { required: 'validated' }) });
+const tickerSearch = defineArguments({
+  symbol: argument('String', tickerSymbol, {
+    required: 'validated',
+    description: `The ticker symbol (${TICKER_FORMAT}).`,
+  }),
+});
 
 interface TickerSummarySource {
   signals_total: number;
@@ -70,34 +77,43 @@ async function tickerSummary(context: RequestContext, ticker: string): Promise<T
 const TickerSummary = builder.objectRef<TickerSummarySource>('TickerSummary').implement({
   description: 'Signal counts within the plan’s history; congressional trade counts of the last 90 days.',
   fields: (t) => ({
-    signalsTotal: t.exposeInt('signals_total'),
-    signalsBullish: t.exposeInt('signals_bullish'),
-    signalsBearish: t.exposeInt('signals_bearish'),
-    signalsNeutral: t.exposeInt('signals_neutral'),
-    congressTrades: t.exposeInt('congress_trades'),
-    congressBuys: t.exposeInt('congress_buys'),
+    signalsTotal: t.exposeInt('signals_total', { description: 'Signals within the plan’s history.' }),
+    signalsBullish: t.exposeInt('signals_bullish', { description: 'Of them, bullish.' }),
+    signalsBearish: t.exposeInt('signals_bearish', { description: 'Of them, bearish.' }),
+    signalsNeutral: t.exposeInt('signals_neutral', { description: 'Of them, neutral.' }),
+    congressTrades: t.exposeInt('congress_trades', {
+      description: 'Congressional trades in force with a trade date in the last 90 days.',
+    }),
+    congressBuys: t.exposeInt('congress_buys', { description: 'Of them, purchases.' }),
     congressSells: t.exposeInt('congress_sells', { description: 'Sales and partial sales.' }),
   }),
 });
 
 /** Everything about one ticker: what the ticker search returns. */
 export const Ticker = builder.objectRef<{ ticker: string; found: boolean }>('Ticker').implement({
+  description: 'Everything about one ticker: profile, latest quote, counts, recent signals and trades.',
   fields: (t) => ({
-    ticker: t.exposeString('ticker'),
+    ticker: t.exposeString('ticker', { description: 'The ticker in its stored form, upper case (`BRK-B`).' }),
     found: t.exposeBoolean('found', {
       description: 'False for a ticker with no profile, price, signal, trade or company.',
     }),
     profile: t.field({
       type: CompanyProfile,
       nullable: true,
+      description: 'The cached company profile; null when there is none.',
       resolve: (view, _args, context) => profileByTicker(context).load(view.ticker),
     }),
     quote: t.field({
       type: Quote,
       nullable: true,
+      description: 'The latest stored daily close; null without prices.',
       resolve: (view, _args, context) => quoteByTicker(context).load(view.ticker),
     }),
-    summary: t.field({ type: TickerSummary, resolve: (view, _args, context) => tickerSummary(context, view.ticker) }),
+    summary: t.field({
+      type: TickerSummary,
+      description: 'Signal and congressional trade counts.',
+      resolve: (view, _args, context) => tickerSummary(context, view.ticker),
+    }),
     signals: t.field({
       type: [Signal],
       description: 'The latest signals, newest first.',

@@ -24,22 +24,33 @@ interface TickerActivity {
 }
 
 const MemberActivityRef = builder.objectRef<MemberActivity>('MemberTradeActivity').implement({
+  description: 'One member’s trades in the window.',
   fields: (t) => ({
-    bioguideId: t.exposeString('bioguide_id', { nullable: true }),
-    memberName: t.exposeString('member_name'),
-    party: t.field({ type: Party, nullable: true, resolve: (row) => row.party as typeof Party.$inferType | null }),
-    chamber: t.field({ type: Chamber, resolve: (row) => row.chamber as typeof Chamber.$inferType }),
-    trades: t.exposeInt('trades'),
-    purchases: t.exposeInt('purchases'),
+    bioguideId: t.exposeString('bioguide_id', { nullable: true, description: 'Bioguide id; null when not matched.' }),
+    memberName: t.exposeString('member_name', { description: '<first> <last>' }),
+    party: t.field({
+      type: Party,
+      nullable: true,
+      description: 'The member’s party; null when not matched.',
+      resolve: (row) => row.party as typeof Party.$inferType | null,
+    }),
+    chamber: t.field({
+      type: Chamber,
+      description: 'The member’s chamber.',
+      resolve: (row) => row.chamber as typeof Chamber.$inferType,
+    }),
+    trades: t.exposeInt('trades', { description: 'Trades in force in the window.' }),
+    purchases: t.exposeInt('purchases', { description: 'Of them, purchases.' }),
     sales: t.exposeInt('sales', { description: 'Sales and partial sales.' }),
   }),
 });
 
 const TickerActivityRef = builder.objectRef<TickerActivity>('TickerTradeActivity').implement({
+  description: 'One ticker’s congressional trades in the window.',
   fields: (t) => ({
-    ticker: t.exposeString('ticker'),
-    trades: t.exposeInt('trades'),
-    purchases: t.exposeInt('purchases'),
+    ticker: t.exposeString('ticker', { description: 'The traded ticker.' }),
+    trades: t.exposeInt('trades', { description: 'Trades in force in the window.' }),
+    purchases: t.exposeInt('purchases', { description: 'Of them, purchases.' }),
     sales: t.exposeInt('sales', { description: 'Sales and partial sales.' }),
     members: t.exposeInt('members', { description: 'Distinct members who traded it.' }),
   }),
@@ -56,11 +67,19 @@ interface SummarySource {
 const TradeSummary = builder.objectRef<SummarySource>('CongressionalTradeSummary').implement({
   description: 'The most active members and most-traded tickers of a recent window.',
   fields: (t) => ({
-    days: t.exposeInt('days'),
+    days: t.exposeInt('days', { description: 'The window’s length in days.' }),
     from: t.field({ type: 'Date', description: 'First trade date counted.', resolve: (summary) => summary.from }),
-    totalTrades: t.exposeInt('totalTrades'),
-    topMembers: t.field({ type: [MemberActivityRef], resolve: (summary) => summary.topMembers }),
-    topTickers: t.field({ type: [TickerActivityRef], resolve: (summary) => summary.topTickers }),
+    totalTrades: t.exposeInt('totalTrades', { description: 'Trades in force traded in the window.' }),
+    topMembers: t.field({
+      type: [MemberActivityRef],
+      description: 'The members with the most trades, most first.',
+      resolve: (summary) => summary.topMembers,
+    }),
+    topTickers: t.field({
+      type: [TickerActivityRef],
+      description: 'The tickers with the most trades, most first.',
+      resolve: (summary) => summary.topTickers,
+    }),
   }),
 });
 
@@ -68,8 +87,11 @@ const summaryArgs = defineArguments({
   days: argument(
     'Int',
     z.number().int().min(1, 'must be from 1 to 3650').max(3650, 'must be from 1 to 3650').default(DEFAULT_TRADE_DAYS),
+    { description: `The window: trades of the last N days, 1-3650 (default ${DEFAULT_TRADE_DAYS}).` },
   ),
-  limit: argument('Int', z.number().int().min(1, 'must be from 1 to 50').max(50, 'must be from 1 to 50').default(10)),
+  limit: argument('Int', z.number().int().min(1, 'must be from 1 to 50').max(50, 'must be from 1 to 50').default(10), {
+    description: 'How many members and tickers each, 1-50 (default 10).',
+  }),
 });
 
 // Counted from the same rows the trade list shows (trades in force within the window), through the market

@@ -7,7 +7,8 @@ import type { PageInfoSource } from '../../platform/paging.ts';
 import { countTotal } from '../../platform/totals.ts';
 import { argument, defineArguments } from '../../platform/arguments.ts';
 import { PageInfo, builder } from '../builder.ts';
-import { tickerSymbol } from '../tickers.ts';
+import { TICKER_FORMAT, tickerSymbol } from '../tickers.ts';
+import { PAGE_DESCRIPTIONS } from '../../platform/page-object.ts';
 import { profileByTicker, quoteByTicker, signalsByTicker, tradesByTicker } from '../ticker-loaders.ts';
 import { CongressionalTrade } from './congressional-trade.ts';
 import { Quote } from './quote.ts';
@@ -21,29 +22,37 @@ const WATCHLIST_PAGING = { defaultPerPage: 50, maxPerPage: 200, sizeArgument: 'l
 export const WatchlistEntry = builder.prismaObject('WatchlistEntry', {
   description: 'A ticker on the caller’s watchlist, with its latest price, signal and congressional trade.',
   fields: (t) => ({
-    ticker: t.exposeString('ticker'),
-    companyName: t.exposeString('companyName'),
-    addedAt: t.expose('createdAt', { type: 'DateTime' }),
+    ticker: t.exposeString('ticker', { description: 'The ticker in its stored form, upper case (`BRK-B`).' }),
+    companyName: t.exposeString('companyName', {
+      description: 'The company’s name, as given or looked up when added.',
+    }),
+    addedAt: t.expose('createdAt', { type: 'DateTime', description: 'When the ticker was added.' }),
     quote: t.field({
       type: Quote,
       nullable: true,
+      description: 'The latest stored daily close; null without prices.',
       resolve: (entry, _args, context) => quoteByTicker(context).load(entry.ticker),
     }),
     latestSignal: t.field({
       type: Signal,
       nullable: true,
+      description: 'The newest signal within the plan’s history; null when there is none.',
       resolve: async (entry, _args, context) => (await signalsByTicker(context, 1).load(entry.ticker))[0] ?? null,
     }),
     latestCongressionalTrade: t.field({
       type: CongressionalTrade,
       nullable: true,
+      description: 'The newest congressional trade in force; null when there is none.',
       resolve: async (entry, _args, context) => (await tradesByTicker(context, 1).load(entry.ticker))[0] ?? null,
     }),
   }),
 });
 
 const addInput = defineArguments({
-  ticker: argument('String', tickerSymbol, { required: 'validated', description: 'Required; at most 10 characters.' }),
+  ticker: argument('String', tickerSymbol, {
+    required: 'validated',
+    description: `Required: the ticker symbol (${TICKER_FORMAT}).`,
+  }),
   companyName: argument(
     'String',
     z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters'),
@@ -53,21 +62,29 @@ const addInput = defineArguments({
   ),
 });
 
-const removeInput = defineArguments({ ticker: argument('String', tickerSymbol, { required: true }) });
+const removeInput = defineArguments({
+  ticker: argument('String', tickerSymbol, { required: true, description: `The ticker to remove (${TICKER_FORMAT}).` }),
+});
 
-const AddWatchlistEntryInput = builder.inputType('AddWatchlistEntryInput', { fields: (t) => addInput.graphql(t) });
+const AddWatchlistEntryInput = builder.inputType('AddWatchlistEntryInput', {
+  description: 'A ticker to add to the caller’s watchlist.',
+  fields: (t) => addInput.graphql(t),
+});
 
 const RemoveWatchlistEntryInput = builder.inputType('RemoveWatchlistEntryInput', {
+  description: 'A ticker to remove from the caller’s watchlist.',
   fields: (t) => removeInput.graphql(t),
 });
 
 const AddWatchlistEntryPayload = builder
   .objectRef<{ entryId: number; created: boolean }>('AddWatchlistEntryPayload')
   .implement({
+    description: 'The watchlist entry, and whether this call added it.',
     fields: (t) => ({
       created: t.exposeBoolean('created', { description: 'False when the ticker was already on the watchlist.' }),
       entry: t.prismaField({
         type: WatchlistEntry,
+        description: 'The entry: new, or the one already there.',
         resolve: (query, payload, _args, context) =>
           context.db.prisma.watchlistEntry.findUniqueOrThrow({ ...query, where: { id: payload.entryId } }),
       }),
@@ -75,9 +92,13 @@ const AddWatchlistEntryPayload = builder
   });
 
 const RemoveWatchlistEntryPayload = builder.objectRef<{ ticker: string }>('RemoveWatchlistEntryPayload').implement({
+  description: 'The ticker removed from the watchlist.',
   fields: (t) => ({
-    ticker: t.exposeString('ticker'),
-    removed: t.boolean({ resolve: () => true }),
+    ticker: t.exposeString('ticker', { description: 'The ticker in its stored form.' }),
+    removed: t.boolean({
+      description: 'Always true: a ticker not on the watchlist is not_found.',
+      resolve: () => true,
+    }),
   }),
 });
 
@@ -101,9 +122,11 @@ interface WatchlistPageSource {
 }
 
 const WatchlistPage = builder.objectRef<WatchlistPageSource>('WatchlistPage').implement({
+  description: PAGE_DESCRIPTIONS.page,
   fields: (t) => ({
     nodes: t.prismaField({
       type: [WatchlistEntry],
+      description: PAGE_DESCRIPTIONS.nodes,
       resolve: (query, page, _args, context) =>
         context.db.prisma.watchlistEntry.findMany({
           ...query,
@@ -113,7 +136,7 @@ const WatchlistPage = builder.objectRef<WatchlistPageSource>('WatchlistPage').im
           take: page.take,
         }),
     }),
-    pageInfo: t.field({ type: PageInfo, resolve: (page) => page.pageInfo }),
+    pageInfo: t.field({ type: PageInfo, description: PAGE_DESCRIPTIONS.pageInfo, resolve: (page) => page.pageInfo }),
   }),
 });
 
@@ -174,7 +197,7 @@ builder.mutationFields((t) => ({
   addWatchlistEntry: t.field({
     type: AddWatchlistEntryPayload,
     description: `Adds a ticker to the caller’s watchlist; adding one already there returns the existing entry; a full watchlist (${WATCHLIST_MAX_ENTRIES}) is a conflict.`,
-    args: { input: t.arg({ type: AddWatchlistEntryInput, required: true }) },
+    args: { input: t.arg({ type: AddWatchlistEntryInput, required: true, description: 'The ticker to add.' }) },
     resolve: async (_root, args, context) => {
       const accountId = accountOf(context);
       const input = addInput.parse(args.input);
@@ -189,7 +212,7 @@ builder.mutationFields((t) => ({
   removeWatchlistEntry: t.field({
     type: RemoveWatchlistEntryPayload,
     description: 'Removes a ticker from the caller’s watchlist; a ticker not on it is not_found.',
-    args: { input: t.arg({ type: RemoveWatchlistEntryInput, required: true }) },
+    args: { input: t.arg({ type: RemoveWatchlistEntryInput, required: true, description: 'The ticker to remove.' }) },
     resolve: async (_root, args, context) => {
       const accountId = accountOf(context);
       const { ticker } = removeInput.parse(args.input);

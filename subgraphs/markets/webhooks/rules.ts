@@ -60,7 +60,9 @@ const settings = (FiltersInput: object) => ({
   filters: argument(FiltersInput, filtersRule, {
     description: 'Narrows the events that carry the filtered attribute; empty lists match everything.',
   }),
-  description: argument('String', descriptionRule),
+  description: argument('String', descriptionRule, {
+    description: 'A note for the account’s own use, up to 500 characters.',
+  }),
   enabled: argument('Boolean', z.boolean(), {
     description: 'Disabled endpoints receive nothing; enabling one clears what disabled it.',
   }),

@@ -116,7 +116,7 @@ async function serve(socket: Socket, line: string, databases: Record<Mode, Datab
   let exit: number;
   try {
     const prepared: PreparedCommand | number = tool.prepare(request.argv, output);
-    exit = typeof prepared === 'number' ? prepared : await prepared.run(databases[prepared.mode], output);
+    exit = typeof prepared === 'number' ? prepared : await prepared.run(databases[prepared.mode], output, databases);
   } catch (error) {
     exit = tool.fail(error, output);
   }

@@ -7,6 +7,7 @@ import type { Database, SqlClient } from '../database.ts';
 import { logger } from '../logger.ts';
 import { nextAttemptAt, retryAfterMs } from './backoff.ts';
 import { DestinationRefused, resolveDestination } from './destination.ts';
+import { endpointTakes } from './endpoint-standing.ts';
 import { signDelivery } from './signing.ts';
 
 /**
@@ -92,7 +93,7 @@ export async function claimDeliveries(
           SET attempts = d.attempts + 1, locked_until = now() + make_interval(secs => $2::float8 / 1000),
               first_attempt_at = coalesce(d.first_attempt_at, now()), last_attempt_at = now()
          FROM (SELECT d2.id FROM webhook_deliveries d2
-                 JOIN webhook_endpoints w2 ON w2.id = d2.endpoint_id AND w2.enabled
+                 JOIN webhook_endpoints w2 ON w2.id = d2.endpoint_id AND ${endpointTakes('w2', 'd2')}
                 WHERE d2.status = 'pending' AND d2.next_attempt_at <= now()
                   AND (d2.locked_until IS NULL OR d2.locked_until <= now())
                   AND d2.id IN (${FIRST_DUE_OF_FREE_ENDPOINTS})

@@ -1,4 +1,7 @@
-/** The event kinds an endpoint subscribes to (docs/webhooks.md "Events"). `ping` is sent by the test call only. */
+/**
+ * The event kinds an endpoint subscribes to (docs/webhooks.md "Events"). `ping` is sent by the test call only, and
+ * VERIFICATION_EVENT when the endpoint's URL is to be verified.
+ */
 export const WEBHOOK_EVENT_TYPES = [
   'signal.created',
   'congressional_trade.disclosed',
@@ -10,6 +13,9 @@ export const WEBHOOK_EVENT_TYPES = [
   'report.failed',
   'credits.low',
 ] as const;
+
+/** The ping that verifies an endpoint's URL (docs/webhooks.md "Verification"): sent before anything else. */
+export const VERIFICATION_EVENT = 'webhook.verification';
 
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 

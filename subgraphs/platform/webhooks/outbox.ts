@@ -1,4 +1,5 @@
 import type { SqlClient } from '../database.ts';
+import { endpointActive } from './endpoint-standing.ts';
 import { TICKER_EVENT_TYPES } from './event-types.ts';
 import type { WebhookEventInput } from './event-types.ts';
 
@@ -22,8 +23,8 @@ const filterAllows = (filter: string, attribute: string) =>
   `(coalesce(jsonb_array_length(w.filters->'${filter}'), 0) = 0 OR NOT (e.attributes ? '${attribute}')
      OR (w.filters->'${filter}') ? (e.attributes->>'${attribute}'))`;
 
-/** Whether endpoint `w` receives event `e`: subscribed, the account's own when the event names one, filters met. */
-export const ENDPOINT_RECEIVES = `w.enabled AND e.type = ANY (w.events)
+/** Whether endpoint `w` receives event `e`: active (endpoint-standing.ts), subscribed, the account's own when the event names one, filters met. */
+export const ENDPOINT_RECEIVES = `${endpointActive('w')} AND e.type = ANY (w.events)
    AND (NOT (e.attributes ? 'account_id') OR e.attributes->>'account_id' = w.account_id)
    AND ${filterAllows('tickers', 'ticker')}
    AND ${filterAllows('signal_types', 'signal_type')}
@@ -54,7 +55,7 @@ export function publishingCtes(source: string): string {
         JOIN watchlist_entries l ON l.ticker = p.attributes->>'ticker'
        WHERE p.type IN (${watched})
          AND EXISTS (SELECT 1 FROM webhook_endpoints w
-                      WHERE w.account_id = l.account_id AND w.enabled AND 'watchlist.activity' = ANY (w.events))
+                      WHERE w.account_id = l.account_id AND ${endpointActive('w')} AND 'watchlist.activity' = ANY (w.events))
       RETURNING id, type, attributes),
     queued AS (
       INSERT INTO webhook_deliveries (event_id, endpoint_id)

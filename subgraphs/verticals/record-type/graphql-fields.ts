@@ -30,7 +30,7 @@ export function addRecordFields<Filters extends ArgumentSpecs>(
       description: definition.listDescription,
       args: {
         ...filterArgs,
-        sort: t.arg({ type: sort.ref, required: false }),
+        sort: t.arg({ type: sort.ref, required: false, description: 'The order of the list.' }),
         page: pageArgument(t.arg),
         perPage: pageSizeArgument(t.arg),
       },
@@ -51,7 +51,10 @@ export function addRecordFields<Filters extends ArgumentSpecs>(
     [type.one]: t.prismaField({
       type: object,
       nullable: true,
-      args: { id: t.arg.string({ required: true }) },
+      description: `One ${type.kind} by its id; null when there is none.`,
+      args: {
+        id: t.arg.string({ required: true, description: `The ${type.kind}’s API id, \`${type.ids.prefix}_<n>\`.` }),
+      },
       resolve: (query: object, _root: unknown, args: { id: string }, context: RequestContext) =>
         delegateOf(context.db, type.model).findUnique({ ...query, where: { id: type.ids.parse(args.id) } }),
     } as never),

@@ -11,44 +11,63 @@ import { email, pastYear, text, usState } from '../record-type/load-rules.ts';
 import { reads } from '../../platform/selected-fields.ts';
 
 const BAR_STATUSES = ['active', 'inactive', 'suspended'] as const;
-const BarStatus = builder.enumType('BarStatus', { values: BAR_STATUSES });
+const BarStatus = builder.enumType('BarStatus', {
+  description: 'An attorney’s standing with the state bar.',
+  values: {
+    active: { description: 'Admitted and entitled to practise.' },
+    inactive: { description: 'Admitted but not practising.' },
+    suspended: { description: 'Suspended from practice.' },
+  } satisfies Record<(typeof BAR_STATUSES)[number], object>,
+});
 
 const Attorney = builder.prismaObject('Attorney', {
   description: 'An attorney with bar admission and verification.',
   fields: (t) => ({
-    id: t.string({ extensions: reads('id'), resolve: (attorney) => attorneys.ids.format(attorney.id) }),
+    id: t.string({
+      description: 'The attorney’s API id, `atty_<n>`.',
+      extensions: reads('id'),
+      resolve: (attorney) => attorneys.ids.format(attorney.id),
+    }),
     name: t.string({
+      description: 'Full name: first and last name.',
       extensions: reads('firstName', 'lastName'),
       resolve: (attorney) => `${attorney.firstName} ${attorney.lastName}`,
     }),
-    firstName: t.exposeString('firstName'),
-    lastName: t.exposeString('lastName'),
+    firstName: t.exposeString('firstName', { description: 'First name.' }),
+    lastName: t.exposeString('lastName', { description: 'Last name; the `name` sort orders by it.' }),
     firmId: t.string({
       nullable: true,
+      description: 'API id of the attorney’s firm, `firm_<n>`; null for a solo practitioner.',
       extensions: reads('firmId'),
       resolve: (attorney) => (attorney.firmId === null ? null : firms.ids.format(attorney.firmId)),
     }),
     firmName: t.string({
       nullable: true,
+      description: 'Name of the attorney’s firm; null for a solo practitioner.',
       select: { firm: { select: { name: true } } },
       resolve: (attorney) => attorney.firm?.name ?? null,
     }),
-    isPartner: t.exposeBoolean('isPartner'),
-    practiceAreas: t.exposeStringList('practiceAreas'),
-    state: t.exposeString('state'),
-    city: t.exposeString('city'),
-    barNumber: t.exposeString('barNumber'),
+    isPartner: t.exposeBoolean('isPartner', { description: 'Whether the attorney is a partner of the firm.' }),
+    practiceAreas: t.exposeStringList('practiceAreas', { description: 'Practice areas, e.g. Personal Injury.' }),
+    state: t.exposeString('state', { description: 'Two-letter US state code where the attorney practises.' }),
+    city: t.exposeString('city', { description: 'City of practice.' }),
+    barNumber: t.exposeString('barNumber', { description: 'The attorney’s number with the state bar.' }),
     barStatus: t.field({
       type: BarStatus,
+      description: 'Standing with the state bar.',
       extensions: reads('barStatus'),
       resolve: (attorney) => attorney.barStatus as (typeof BAR_STATUSES)[number],
     }),
-    barVerified: t.exposeBoolean('barVerified'),
-    verifiedAt: t.expose('verifiedAt', { type: 'DateTime', nullable: true }),
-    admittedYear: t.exposeInt('admittedYear'),
-    email: t.exposeString('email'),
-    phone: t.exposeString('phone'),
-    firm: t.relation('firm', { nullable: true }),
+    barVerified: t.exposeBoolean('barVerified', { description: 'Whether the bar admission has been verified.' }),
+    verifiedAt: t.expose('verifiedAt', {
+      type: 'DateTime',
+      nullable: true,
+      description: 'When the bar admission was verified; null when it has not been.',
+    }),
+    admittedYear: t.exposeInt('admittedYear', { description: 'Year of admission to the bar.' }),
+    email: t.exposeString('email', { description: 'E-mail address.' }),
+    phone: t.exposeString('phone', { description: 'Phone number.' }),
+    firm: t.relation('firm', { nullable: true, description: 'The attorney’s firm; null for a solo practitioner.' }),
   }),
 });
 
@@ -63,11 +82,11 @@ const attorneys: RecordType = defineRecordType({
   listDescription: 'Attorneys matching every given filter, one offset page at a time (by last name).',
   filters: {
     practiceArea: argument('String', practiceArea, { description: 'A practice area such as Personal Injury.' }),
-    state: argument('String', stateCode),
-    city: argument('String', cityName),
-    barStatus: argument(BarStatus, z.enum(BAR_STATUSES)),
+    state: argument('String', stateCode, { description: 'Attorneys in this state, a two-letter code.' }),
+    city: argument('String', cityName, { description: 'Attorneys practising in this city, in any case.' }),
+    barStatus: argument(BarStatus, z.enum(BAR_STATUSES), { description: 'Attorneys of this bar standing.' }),
     verified: argument('Boolean', z.boolean(), { description: 'Whether the bar admission has been verified.' }),
-    firmId: argument('String', recordIdFilter(firms.ids)),
+    firmId: argument('String', recordIdFilter(firms.ids), { description: 'Attorneys of this firm, `firm_<n>`.' }),
   },
   where: (filter) => ({
     practiceAreas: filter.practiceArea ? { has: filter.practiceArea } : undefined,

@@ -21,8 +21,12 @@ const listedTicker = z
 const Company = builder.prismaObject('Company', {
   description: 'A business with its top decision maker; `contacts` lists all of them.',
   fields: (t) => ({
-    id: t.string({ extensions: reads('id'), resolve: (company) => companies.ids.format(company.id) }),
-    name: t.exposeString('name'),
+    id: t.string({
+      description: 'The company’s API id, `b2b_<n>`.',
+      extensions: reads('id'),
+      resolve: (company) => companies.ids.format(company.id),
+    }),
+    name: t.exposeString('name', { description: 'The company’s name (REST `company`).' }),
     industry: t.exposeString('industryName', { nullable: true, description: 'Display name of the industry.' }),
     industryCode: t.exposeString('industry', {
       nullable: true,
@@ -34,18 +38,33 @@ const Company = builder.prismaObject('Company', {
       extensions: reads('revenueUsd'),
       resolve: (company) => (company.revenueUsd === null ? null : formatRevenue(company.revenueUsd)),
     }),
-    revenueUsd: t.exposeFloat('revenueUsd', { nullable: true }),
-    employees: t.exposeInt('employees', { nullable: true }),
-    state: t.exposeString('state', { nullable: true }),
-    city: t.exposeString('city', { nullable: true }),
-    website: t.exposeString('website', { nullable: true }),
-    ticker: t.exposeString('ticker', { nullable: true }),
-    foundedYear: t.exposeInt('foundedYear', { nullable: true }),
-    aiScore: t.exposeInt('aiScore'),
-    decisionMaker: t.exposeString('decisionMaker', { nullable: true }),
-    decisionMakerTitle: t.exposeString('decisionMakerTitle', { nullable: true }),
-    decisionMakerEmail: t.exposeString('decisionMakerEmail', { nullable: true }),
-    contacts: t.relation('contacts', { query: { orderBy: { id: 'asc' } } }),
+    revenueUsd: t.exposeFloat('revenueUsd', { nullable: true, description: 'Annual revenue in USD.' }),
+    employees: t.exposeInt('employees', { nullable: true, description: 'Number of employees.' }),
+    state: t.exposeString('state', { nullable: true, description: 'Two-letter US state code of its headquarters.' }),
+    city: t.exposeString('city', { nullable: true, description: 'City of its headquarters.' }),
+    website: t.exposeString('website', { nullable: true, description: 'The company’s website address.' }),
+    ticker: t.exposeString('ticker', {
+      nullable: true,
+      description: 'Stock ticker in the SEC dash form (`BRK-B`); links the company to market data.',
+    }),
+    foundedYear: t.exposeInt('foundedYear', { nullable: true, description: 'Year the company was founded.' }),
+    aiScore: t.exposeInt('aiScore', { description: 'Lead score from 0 to 100; 0 when no one has scored it.' }),
+    decisionMaker: t.exposeString('decisionMaker', {
+      nullable: true,
+      description: 'Full name of its top decision maker (REST `decision_maker`).',
+    }),
+    decisionMakerTitle: t.exposeString('decisionMakerTitle', {
+      nullable: true,
+      description: 'Job title of the decision maker (REST `title`).',
+    }),
+    decisionMakerEmail: t.exposeString('decisionMakerEmail', {
+      nullable: true,
+      description: 'E-mail address of the decision maker (REST `email`).',
+    }),
+    contacts: t.relation('contacts', {
+      description: 'Every contact at the company, by id (professional plan).',
+      query: { orderBy: { id: 'asc' } },
+    }),
   }),
 });
 
@@ -70,9 +89,13 @@ const companies: RecordType = defineRecordType({
   object: Company,
   listDescription: 'Companies matching every given filter, one offset page at a time.',
   filters: {
-    industry: argument('String', industryToken),
-    state: argument('String', stateCode),
-    minScore: argument('Int', z.number().int().min(0, 'must be from 0 to 100').max(100, 'must be from 0 to 100')),
+    industry: argument('String', industryToken, {
+      description: 'Companies in this industry, by its lower-case token (`industryCode`), e.g. software.',
+    }),
+    state: argument('String', stateCode, { description: 'Companies headquartered in this state, a two-letter code.' }),
+    minScore: argument('Int', z.number().int().min(0, 'must be from 0 to 100').max(100, 'must be from 0 to 100'), {
+      description: 'Companies with an `aiScore` of at least this, 0-100.',
+    }),
     ticker: argument('String', listedTicker, {
       description: 'The company’s stock ticker in any case, e.g. AAPL or BRK-B (exact match).',
     }),

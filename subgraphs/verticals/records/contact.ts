@@ -9,34 +9,50 @@ import { email, text, token } from '../record-type/load-rules.ts';
 import { reads } from '../../platform/selected-fields.ts';
 
 const SENIORITIES = ['c_level', 'vp', 'director', 'manager', 'staff'] as const;
-const Seniority = builder.enumType('Seniority', { values: SENIORITIES });
+const Seniority = builder.enumType('Seniority', {
+  description: 'How senior a contact is.',
+  values: {
+    c_level: { description: 'A chief officer (CEO, CFO, CTO, …).' },
+    vp: { description: 'A vice president.' },
+    director: { description: 'A director.' },
+    manager: { description: 'A manager.' },
+    staff: { description: 'An individual contributor.' },
+  } satisfies Record<(typeof SENIORITIES)[number], object>,
+});
 
 const Contact = builder.prismaObject('Contact', {
   description: 'A decision maker at a company.',
   fields: (t) => ({
-    id: t.string({ extensions: reads('id'), resolve: (contact) => contacts.ids.format(contact.id) }),
+    id: t.string({
+      description: 'The contact’s API id, `contact_<n>`.',
+      extensions: reads('id'),
+      resolve: (contact) => contacts.ids.format(contact.id),
+    }),
     companyId: t.string({
+      description: 'API id of the contact’s company, `b2b_<n>`.',
       extensions: reads('companyId'),
       resolve: (contact) => companies.ids.format(contact.companyId),
     }),
     name: t.string({
+      description: 'Full name: first and last name.',
       extensions: reads('firstName', 'lastName'),
       resolve: (contact) => `${contact.firstName} ${contact.lastName}`,
     }),
-    firstName: t.exposeString('firstName'),
-    lastName: t.exposeString('lastName'),
-    title: t.exposeString('title'),
+    firstName: t.exposeString('firstName', { description: 'First name.' }),
+    lastName: t.exposeString('lastName', { description: 'Last name; the `name` sort orders by it.' }),
+    title: t.exposeString('title', { description: 'Job title.' }),
     seniority: t.field({
       type: Seniority,
+      description: 'How senior the contact is.',
       extensions: reads('seniority'),
       resolve: (contact) => contact.seniority as (typeof SENIORITIES)[number],
     }),
-    department: t.exposeString('department'),
-    email: t.exposeString('email'),
-    emailVerified: t.exposeBoolean('emailVerified'),
-    phone: t.exposeString('phone'),
-    linkedinUrl: t.exposeString('linkedinUrl'),
-    company: t.relation('company'),
+    department: t.exposeString('department', { description: 'Department as a lower-case token, e.g. sales.' }),
+    email: t.exposeString('email', { description: 'Work e-mail address.' }),
+    emailVerified: t.exposeBoolean('emailVerified', { description: 'Whether the e-mail address has been verified.' }),
+    phone: t.exposeString('phone', { description: 'Phone number.' }),
+    linkedinUrl: t.exposeString('linkedinUrl', { description: 'Address of the contact’s LinkedIn profile.' }),
+    company: t.relation('company', { description: 'The company the contact works at.' }),
   }),
 });
 
@@ -50,13 +66,18 @@ const contacts: RecordType = defineRecordType({
   object: Contact,
   listDescription: 'Decision-maker contacts matching every given filter, one offset page at a time.',
   filters: {
-    companyId: argument('String', recordIdFilter(companies.ids)),
-    seniority: argument(Seniority, z.enum(SENIORITIES)),
+    companyId: argument('String', recordIdFilter(companies.ids), {
+      description: 'Contacts at this company, by its id `b2b_<n>`.',
+    }),
+    seniority: argument(Seniority, z.enum(SENIORITIES), { description: 'Contacts of this seniority.' }),
     department: argument(
       'String',
       z.string().regex(/^[a-z_]{2,40}$/, 'must be a lower-case department token such as sales'),
+      { description: 'Contacts in this department, a lower-case token such as sales.' },
     ),
-    emailVerified: argument('Boolean', z.boolean()),
+    emailVerified: argument('Boolean', z.boolean(), {
+      description: 'Contacts whose e-mail address is (true) or is not (false) verified.',
+    }),
   },
   where: (filter) => filter,
   sorts: { name: 'lastName', title: 'title', department: 'department', company_id: 'companyId', id: 'id' },

@@ -16,17 +16,21 @@ const firmSize = z.number().int('must be an integer').min(1, 'must be 1 or more'
 const Firm = builder.prismaObject('Firm', {
   description: 'A law firm with its headquarters, practice areas, attorneys and partners.',
   fields: (t) => ({
-    id: t.string({ extensions: reads('id'), resolve: (firm) => firms.ids.format(firm.id) }),
-    name: t.exposeString('name'),
-    hqCity: t.exposeString('hqCity'),
-    hqState: t.exposeString('hqState'),
+    id: t.string({
+      description: 'The firm’s API id, `firm_<n>`.',
+      extensions: reads('id'),
+      resolve: (firm) => firms.ids.format(firm.id),
+    }),
+    name: t.exposeString('name', { description: 'The firm’s name.' }),
+    hqCity: t.exposeString('hqCity', { description: 'City of the headquarters.' }),
+    hqState: t.exposeString('hqState', { description: 'Two-letter US state code of the headquarters.' }),
     size: t.exposeInt('size', { description: 'Attorneys at the firm.' }),
-    practiceAreas: t.exposeStringList('practiceAreas'),
-    website: t.exposeString('website'),
-    foundedYear: t.exposeInt('foundedYear'),
+    practiceAreas: t.exposeStringList('practiceAreas', { description: 'Practice areas, e.g. Personal Injury.' }),
+    website: t.exposeString('website', { description: 'The firm’s website address.' }),
+    foundedYear: t.exposeInt('foundedYear', { description: 'Year the firm was founded.' }),
     attorneys: t.relation('attorneys', {
       description: 'The firm’s attorneys, partners first.',
-      args: { limit: t.arg.int({ required: false }) },
+      args: { limit: t.arg.int({ required: false, description: 'How many attorneys, 1-100 (default 25).' }) },
       query: (args) => ({ take: relatedLimit(args.limit), orderBy: [{ isPartner: 'desc' }, { id: 'asc' }] }),
     }),
     partners: t.prismaField({
@@ -35,7 +39,7 @@ const Firm = builder.prismaObject('Firm', {
       extensions: reads('id'),
       resolve: (query, firm, _args, context, info) => firmPartners(context, query, info).load(firm.id),
     }),
-    attorneysCount: t.relationCount('attorneys'),
+    attorneysCount: t.relationCount('attorneys', { description: 'Number of the firm’s attorney records.' }),
   }),
 });
 
@@ -49,11 +53,13 @@ const firms: RecordType = defineRecordType({
   object: Firm,
   listDescription: 'Law firms matching every given filter, one offset page at a time (largest first).',
   filters: {
-    practiceArea: argument('String', practiceArea),
+    practiceArea: argument('String', practiceArea, {
+      description: 'Firms practising this area, in any case, e.g. Personal Injury.',
+    }),
     state: argument('String', stateCode, { description: 'State of the headquarters.' }),
     city: argument('String', cityName, { description: 'City of the headquarters.' }),
-    minSize: argument('Int', firmSize),
-    maxSize: argument('Int', firmSize),
+    minSize: argument('Int', firmSize, { description: 'Firms of at least this many attorneys (`size`), 1 or more.' }),
+    maxSize: argument('Int', firmSize, { description: 'Firms of at most this many attorneys (`size`), 1 or more.' }),
   },
   ranges: [['minSize', 'maxSize']],
   where: (filter) => ({

@@ -26,30 +26,45 @@ export const OWNER_PORTFOLIO = `
      AND (o.properties_count, o.portfolio_value, o.absentee) IS DISTINCT FROM (agg.properties_count, agg.portfolio_value, agg.absentee)`;
 
 const OWNER_TYPES = ['individual', 'llc', 'trust', 'corporation'] as const;
-const OwnerType = builder.enumType('OwnerType', { values: OWNER_TYPES });
+const OwnerType = builder.enumType('OwnerType', {
+  description: 'The legal form of a property owner.',
+  values: {
+    individual: { description: 'A person.' },
+    llc: { description: 'A limited liability company.' },
+    trust: { description: 'A trust.' },
+    corporation: { description: 'A corporation.' },
+  } satisfies Record<(typeof OWNER_TYPES)[number], object>,
+});
 
 const Owner = builder.prismaObject('Owner', {
   description: 'A property owner (person, LLC, trust or corporation) with mailing address and portfolio.',
   fields: (t) => ({
-    id: t.string({ extensions: reads('id'), resolve: (owner) => owners.ids.format(owner.id) }),
-    name: t.exposeString('name'),
+    id: t.string({
+      description: 'The owner’s API id, `owner_<n>`.',
+      extensions: reads('id'),
+      resolve: (owner) => owners.ids.format(owner.id),
+    }),
+    name: t.exposeString('name', { description: 'The owner’s name: a person’s or an entity’s.' }),
     ownerType: t.field({
       type: OwnerType,
+      description: 'The owner’s legal form.',
       extensions: reads('ownerType'),
       resolve: (owner) => owner.ownerType as (typeof OWNER_TYPES)[number],
     }),
-    mailingAddress: t.exposeString('mailingAddress'),
-    mailingCity: t.exposeString('mailingCity'),
-    mailingState: t.exposeString('mailingState'),
-    mailingZip: t.exposeString('mailingZip'),
-    phone: t.exposeString('phone'),
-    email: t.exposeString('email'),
-    propertiesCount: t.exposeInt('propertiesCount'),
-    portfolioValue: t.exposeFloat('portfolioValue'),
+    mailingAddress: t.exposeString('mailingAddress', { description: 'Street of the mailing address.' }),
+    mailingCity: t.exposeString('mailingCity', { description: 'City of the mailing address.' }),
+    mailingState: t.exposeString('mailingState', { description: 'Two-letter state code of the mailing address.' }),
+    mailingZip: t.exposeString('mailingZip', { description: 'Five-digit ZIP code of the mailing address.' }),
+    phone: t.exposeString('phone', { description: 'Phone number.' }),
+    email: t.exposeString('email', { description: 'E-mail address.' }),
+    propertiesCount: t.exposeInt('propertiesCount', { description: 'Number of properties the owner has.' }),
+    portfolioValue: t.exposeFloat('portfolioValue', {
+      description: 'Sum of the estimated values of the owner’s properties, in USD.',
+    }),
     absentee: t.exposeBoolean('absentee', { description: 'Owns at least one property outside the mailing state.' }),
     properties: t.relation('properties', {
       description: 'The owner’s properties, highest value first.',
-      args: { limit: t.arg.int({ required: false }) },
+      args: { limit: t.arg.int({ required: false, description: 'How many properties, 1-100 (default 25).' }) },
       query: (args) => ({ take: relatedLimit(args.limit), orderBy: [{ estimatedValue: 'desc' }, { id: 'asc' }] }),
     }),
   }),
@@ -65,10 +80,16 @@ const owners: RecordType = defineRecordType({
   object: Owner,
   listDescription: 'Property owners matching every given filter, one offset page at a time (largest portfolios first).',
   filters: {
-    ownerType: argument(OwnerType, z.enum(OWNER_TYPES)),
-    minProperties: argument('Int', z.number().int('must be an integer').min(1, 'must be 1 or more')),
-    minPortfolioValue: argument('Float', nonNegativeNumber),
-    absentee: argument('Boolean', z.boolean()),
+    ownerType: argument(OwnerType, z.enum(OWNER_TYPES), { description: 'Owners of this legal form.' }),
+    minProperties: argument('Int', z.number().int('must be an integer').min(1, 'must be 1 or more'), {
+      description: 'Owners of at least this many properties, 1 or more.',
+    }),
+    minPortfolioValue: argument('Float', nonNegativeNumber, {
+      description: 'Owners whose `portfolioValue` is at least this, in USD.',
+    }),
+    absentee: argument('Boolean', z.boolean(), {
+      description: 'Owners who do (true) or do not (false) own a property outside their mailing state.',
+    }),
     state: argument('String', stateCode, { description: 'State of the mailing address.' }),
   },
   where: (filter) => ({

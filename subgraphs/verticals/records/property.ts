@@ -11,38 +11,64 @@ import { count, pastYear, text, usState, zipCode } from '../record-type/load-rul
 import { reads } from '../../platform/selected-fields.ts';
 
 const PROPERTY_TYPES = ['single_family', 'condo', 'townhouse', 'multi_family', 'land', 'commercial'] as const;
-const PropertyType = builder.enumType('PropertyType', { values: PROPERTY_TYPES });
+const PropertyType = builder.enumType('PropertyType', {
+  description: 'The kind of property.',
+  values: {
+    single_family: { description: 'A detached single-family house.' },
+    condo: { description: 'A condominium unit.' },
+    townhouse: { description: 'A townhouse.' },
+    multi_family: { description: 'A building of several dwelling units.' },
+    land: { description: 'Land without a dwelling (no bedrooms or bathrooms).' },
+    commercial: { description: 'A commercial property.' },
+  } satisfies Record<(typeof PROPERTY_TYPES)[number], object>,
+});
 
 const Property = builder.prismaObject('Property', {
   description: 'A property ownership record with value, mortgage and equity.',
   fields: (t) => ({
-    id: t.string({ extensions: reads('id'), resolve: (property) => properties.ids.format(property.id) }),
-    address: t.exposeString('address'),
-    city: t.exposeString('city'),
-    state: t.exposeString('state'),
-    zip: t.exposeString('zip'),
-    county: t.exposeString('county'),
+    id: t.string({
+      description: 'The property’s API id, `prop_<n>`.',
+      extensions: reads('id'),
+      resolve: (property) => properties.ids.format(property.id),
+    }),
+    address: t.exposeString('address', { description: 'Street address.' }),
+    city: t.exposeString('city', { description: 'City.' }),
+    state: t.exposeString('state', { description: 'Two-letter US state code.' }),
+    zip: t.exposeString('zip', { description: 'Five-digit ZIP code.' }),
+    county: t.exposeString('county', { description: 'County.' }),
     propertyType: t.field({
       type: PropertyType,
+      description: 'The kind of property.',
       extensions: reads('propertyType'),
       resolve: (property) => property.propertyType as (typeof PROPERTY_TYPES)[number],
     }),
-    bedrooms: t.exposeInt('bedrooms', { nullable: true }),
-    bathrooms: t.exposeFloat('bathrooms', { nullable: true }),
-    sqft: t.exposeInt('sqft', { nullable: true }),
-    yearBuilt: t.exposeInt('yearBuilt', { nullable: true }),
-    estimatedValue: t.exposeFloat('estimatedValue'),
-    mortgageBalance: t.exposeFloat('mortgageBalance'),
+    bedrooms: t.exposeInt('bedrooms', { nullable: true, description: 'Number of bedrooms; null for land.' }),
+    bathrooms: t.exposeFloat('bathrooms', { nullable: true, description: 'Number of bathrooms (2.5: a half bath).' }),
+    sqft: t.exposeInt('sqft', { nullable: true, description: 'Living area in square feet.' }),
+    yearBuilt: t.exposeInt('yearBuilt', { nullable: true, description: 'Year the building was built.' }),
+    estimatedValue: t.exposeFloat('estimatedValue', { description: 'Estimated market value in USD.' }),
+    mortgageBalance: t.exposeFloat('mortgageBalance', { description: 'Outstanding mortgage balance in USD.' }),
     equityPct: t.exposeFloat('equityPct', { description: 'Equity as a percent of the estimated value.' }),
-    lastSaleDate: t.expose('lastSaleDate', { type: 'Date', nullable: true }),
-    lastSalePrice: t.exposeFloat('lastSalePrice', { nullable: true }),
-    ownerId: t.string({ extensions: reads('ownerId'), resolve: (property) => owners.ids.format(property.ownerId) }),
+    lastSaleDate: t.expose('lastSaleDate', {
+      type: 'Date',
+      nullable: true,
+      description: 'Date of the last sale; null when it never sold.',
+    }),
+    lastSalePrice: t.exposeFloat('lastSalePrice', { nullable: true, description: 'Price of the last sale in USD.' }),
+    ownerId: t.string({
+      description: 'API id of the owner, `owner_<n>`.',
+      extensions: reads('ownerId'),
+      resolve: (property) => owners.ids.format(property.ownerId),
+    }),
     ownerName: t.string({
+      description: 'The owner’s name.',
       select: { owner: { select: { name: true } } },
       resolve: (property) => property.owner.name,
     }),
-    absenteeOwner: t.exposeBoolean('absenteeOwner'),
-    owner: t.relation('owner'),
+    absenteeOwner: t.exposeBoolean('absenteeOwner', {
+      description: 'Whether the owner’s mailing address is in another state.',
+    }),
+    owner: t.relation('owner', { description: 'The property’s owner.' }),
   }),
 });
 
@@ -56,16 +82,24 @@ const properties: RecordType = defineRecordType({
   object: Property,
   listDescription: 'Properties matching every given filter, one offset page at a time (highest equity first).',
   filters: {
-    state: argument('String', stateCode),
-    city: argument('String', cityName),
-    zip: argument('String', z.string().regex(/^\d{5}$/, 'must be a five-digit ZIP code')),
-    propertyType: argument(PropertyType, z.enum(PROPERTY_TYPES)),
-    minEquity: argument('Float', percent),
-    maxEquity: argument('Float', percent),
-    minValue: argument('Float', nonNegativeNumber),
-    maxValue: argument('Float', nonNegativeNumber),
-    ownerId: argument('String', recordIdFilter(owners.ids)),
-    absentee: argument('Boolean', z.boolean(), { description: 'Owned by someone whose mailing address is elsewhere.' }),
+    state: argument('String', stateCode, { description: 'Properties in this state, a two-letter code.' }),
+    city: argument('String', cityName, { description: 'Properties in this city, in any case.' }),
+    zip: argument('String', z.string().regex(/^\d{5}$/, 'must be a five-digit ZIP code'), {
+      description: 'Properties in this five-digit ZIP code.',
+    }),
+    propertyType: argument(PropertyType, z.enum(PROPERTY_TYPES), { description: 'Properties of this kind.' }),
+    minEquity: argument('Float', percent, { description: 'Properties with `equityPct` of at least this, 0-100.' }),
+    maxEquity: argument('Float', percent, { description: 'Properties with `equityPct` of at most this, 0-100.' }),
+    minValue: argument('Float', nonNegativeNumber, {
+      description: 'Properties with an estimated value of at least this, in USD.',
+    }),
+    maxValue: argument('Float', nonNegativeNumber, {
+      description: 'Properties with an estimated value of at most this, in USD.',
+    }),
+    ownerId: argument('String', recordIdFilter(owners.ids), { description: 'Properties of this owner, `owner_<n>`.' }),
+    absentee: argument('Boolean', z.boolean(), {
+      description: 'Properties whose owner’s mailing address is (true) or is not (false) in another state.',
+    }),
   },
   ranges: [
     ['minEquity', 'maxEquity'],

@@ -111,3 +111,20 @@ export async function releaseJob(db: Database, job: ClaimedJob): Promise<void> {
     [job.id, job.attempts],
   );
 }
+
+/**
+ * Fails the account's queued and running jobs with `reason` (its plan no longer reaches reports, or it is
+ * disabled), so none is run or finished after this commits: a running one's worker sees its next heartbeat
+ * refused and stops. The number failed.
+ */
+export async function cancelAccountJobs(db: Database, accountId: string, reason: string): Promise<number> {
+  const rows = await db.sql.query(
+    `WITH done AS (
+       UPDATE report_jobs SET status = 'failed', error = $2, completed_at = now()
+       WHERE account_id = $1 AND status IN ('queued', 'processing') RETURNING *),
+     ${reportFinishedEvents('report.failed')}
+     SELECT id FROM done`,
+    [accountId, reason],
+  );
+  return rows.length;
+}

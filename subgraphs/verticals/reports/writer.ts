@@ -2,8 +2,7 @@ import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { stringify } from 'csv-stringify/sync';
-import type { Options } from 'csv-stringify/sync';
+import { csvFileLine } from '../../platform/csv-file.ts';
 
 /**
  * Writes a report file record by record. Each write waits when the stream's buffer is full, so memory stays
@@ -15,18 +14,6 @@ export interface ReportFileWriter {
   finish(): Promise<void>;
   abort(): Promise<void>;
 }
-
-/** List cells read `a; b` (objects in them as JSON), object cells JSON, booleans `true`/`false`; csv-stringify quotes as RFC 4180. */
-const CSV_OPTIONS: Options = {
-  cast: {
-    boolean: String,
-    object: (value) => (Array.isArray(value) ? value.map(listItem).join('; ') : JSON.stringify(value)),
-  },
-};
-
-const listItem = (item: unknown) => (typeof item === 'object' && item !== null ? JSON.stringify(item) : String(item));
-
-const csvLine = (cells: readonly unknown[]) => stringify([cells], CSV_OPTIONS);
 
 export async function openReportFile(
   path: string,
@@ -46,10 +33,10 @@ export async function openReportFile(
     if (failure) throw failure;
     if (!stream.write(text)) await once(stream, 'drain');
   };
-  await put(format === 'csv' ? csvLine(columns) : '[');
+  await put(format === 'csv' ? csvFileLine(columns) : '[');
   return {
     async write(record) {
-      if (format === 'csv') await put(csvLine(columns.map((column) => record[column])));
+      if (format === 'csv') await put(csvFileLine(columns.map((column) => record[column])));
       else await put(`${first ? '\n' : ',\n'}${JSON.stringify(record)}`);
       first = false;
     },

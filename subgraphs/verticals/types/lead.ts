@@ -17,7 +17,16 @@ import { countTotal } from '../../platform/totals.ts';
 
 export const LEAD_STATUSES = ['new', 'contacted', 'qualified', 'converted', 'disqualified'] as const;
 export type LeadStatusValue = (typeof LEAD_STATUSES)[number];
-export const LeadStatus = builder.enumType('LeadStatus', { values: LEAD_STATUSES });
+export const LeadStatus = builder.enumType('LeadStatus', {
+  description: 'Where a lead is in new → contacted → qualified → converted | disqualified.',
+  values: {
+    new: { description: 'Saved, not yet contacted (every lead starts here).' },
+    contacted: { description: 'Contacted; may become qualified or disqualified.' },
+    qualified: { description: 'Qualified; may become converted or disqualified.' },
+    converted: { description: 'Won: final.' },
+    disqualified: { description: 'Dropped at any open step: final.' },
+  } satisfies Record<(typeof LEAD_STATUSES)[number], object>,
+});
 const leadIds = idCodec('lead');
 
 /** new → contacted → qualified → converted | disqualified; an open lead may be disqualified at any step. */
@@ -32,15 +41,26 @@ const NEXT_STATUSES: Record<LeadStatusValue, readonly LeadStatusValue[]> = {
 export const Lead = builder.prismaObject('Lead', {
   description: 'A record the caller saved, moving through new → contacted → qualified → converted | disqualified.',
   fields: (t) => ({
-    id: t.string({ resolve: (lead) => leadIds.format(lead.id) }),
-    recordId: t.exposeString('recordId'),
-    recordType: t.string({ resolve: (lead) => parseRecordId(lead.recordId)?.type.kind ?? 'unknown' }),
-    vertical: t.field({ type: VerticalEnum, resolve: (lead) => lead.vertical as (typeof VERTICAL_NAMES)[number] }),
-    status: t.field({ type: LeadStatus, resolve: (lead) => lead.status as LeadStatusValue }),
-    notes: t.exposeString('notes', { nullable: true }),
-    tags: t.exposeStringList('tags'),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+    id: t.string({ description: 'The lead’s API id, `lead_<n>`.', resolve: (lead) => leadIds.format(lead.id) }),
+    recordId: t.exposeString('recordId', { description: 'API id of the saved record, e.g. `b2b_12` or `prop_7`.' }),
+    recordType: t.string({
+      description: 'Kind of the saved record: company, contact, property, owner, attorney or firm.',
+      resolve: (lead) => parseRecordId(lead.recordId)?.type.kind ?? 'unknown',
+    }),
+    vertical: t.field({
+      type: VerticalEnum,
+      description: 'The vertical of the saved record.',
+      resolve: (lead) => lead.vertical as (typeof VERTICAL_NAMES)[number],
+    }),
+    status: t.field({
+      type: LeadStatus,
+      description: 'Where the lead is in its lifecycle.',
+      resolve: (lead) => lead.status as LeadStatusValue,
+    }),
+    notes: t.exposeString('notes', { nullable: true, description: 'The caller’s notes, up to 2,000 characters.' }),
+    tags: t.exposeStringList('tags', { description: 'The caller’s tags, up to 20 of 1-40 characters each.' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the lead was saved.' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When the lead last changed.' }),
     record: t.field({
       type: VerticalRecord,
       nullable: true,
@@ -52,8 +72,12 @@ export const Lead = builder.prismaObject('Lead', {
 
 const tag = z.string().trim().min(1, 'must not be empty').max(40, 'must be at most 40 characters');
 const leadContent = {
-  notes: argument('String', z.string().max(2000, 'must be at most 2000 characters')),
-  tags: argument(['String'], z.array(tag).max(20, 'must have at most 20 tags')),
+  notes: argument('String', z.string().max(2000, 'must be at most 2000 characters'), {
+    description: 'Free-text notes, up to 2,000 characters.',
+  }),
+  tags: argument(['String'], z.array(tag).max(20, 'must have at most 20 tags'), {
+    description: 'Up to 20 tags of 1-40 characters each (trimmed); replaces the lead’s tags.',
+  }),
 };
 
 const LeadSort = defineSort(
@@ -64,8 +88,8 @@ const LeadSort = defineSort(
 );
 
 const leadFilter = defineArguments({
-  status: argument(LeadStatus, z.enum(LEAD_STATUSES)),
-  vertical: argument(VerticalEnum, z.enum(VERTICAL_NAMES)),
+  status: argument(LeadStatus, z.enum(LEAD_STATUSES), { description: 'Leads in this status.' }),
+  vertical: argument(VerticalEnum, z.enum(VERTICAL_NAMES), { description: 'Leads of records of this vertical.' }),
   tag: argument('String', tag, { description: 'Leads carrying this tag.' }),
 });
 
@@ -99,7 +123,7 @@ builder.queryFields((t) => ({
     description: 'The caller’s saved leads, newest first.',
     args: {
       ...leadArgs,
-      sort: t.arg({ type: LeadSort.ref, required: false }),
+      sort: t.arg({ type: LeadSort.ref, required: false, description: 'The order of the list.' }),
       page: pageArgument(t.arg),
       perPage: pageSizeArgument(t.arg),
     },
@@ -112,6 +136,7 @@ builder.queryFields((t) => ({
     type: Lead,
     cursor: 'id',
     maxSize: connectionMaxSize,
+    description: 'The same leads as `leads`, paged by cursor (ordered by id).',
     args: leadArgs,
     resolve: (query, _root, args, context) =>
       context.db.prisma.lead.findMany({ ...query, where: leadWhere(args, context), orderBy: { id: 'asc' } }),
@@ -119,7 +144,8 @@ builder.queryFields((t) => ({
   lead: t.prismaField({
     type: Lead,
     nullable: true,
-    args: { id: t.arg.string({ required: true }) },
+    description: 'One of the caller’s leads by its id; null when the caller has no such lead.',
+    args: { id: t.arg.string({ required: true, description: 'The lead’s API id, `lead_<n>`.' }) },
     resolve: async (query, _root, args, context) =>
       context.db.prisma.lead.findFirst({
         ...query,
@@ -136,30 +162,50 @@ const saveLeadInput = defineArguments({
   ...leadContent,
 });
 
-const SaveLeadInput = builder.inputType('SaveLeadInput', { fields: (t) => saveLeadInput.graphql(t) });
+const SaveLeadInput = builder.inputType('SaveLeadInput', {
+  description: 'A record to save as a lead, with optional notes and tags.',
+  fields: (t) => saveLeadInput.graphql(t),
+});
 
 const SaveLeadPayload = builder.objectRef<{ lead: LeadRow; created: boolean }>('SaveLeadPayload').implement({
+  description: 'The saved lead, and whether this call created it.',
   fields: (t) => ({
-    lead: t.field({ type: Lead, resolve: (payload) => payload.lead }),
+    lead: t.field({
+      type: Lead,
+      description: 'The lead: new, or the one already saved for the record.',
+      resolve: (payload) => payload.lead,
+    }),
     created: t.exposeBoolean('created', { description: 'False when the record was already saved.' }),
   }),
 });
 
 // What may change on a lead; the lead's id sits beside it in UpdateLeadInput.
-const leadChange = defineArguments({ status: argument(LeadStatus, z.enum(LEAD_STATUSES)), ...leadContent });
+const leadChange = defineArguments({
+  status: argument(LeadStatus, z.enum(LEAD_STATUSES), {
+    description: 'The next status along the lifecycle; an illegal step is a 409.',
+  }),
+  ...leadContent,
+});
+
+const leadIdField = { required: true, description: 'The lead’s API id, `lead_<n>`.' } as const;
 
 const UpdateLeadInput = builder.inputType('UpdateLeadInput', {
-  fields: (t) => ({ id: t.string({ required: true }), ...leadChange.graphql(t) }),
+  description: 'A change to one of the caller’s leads; fields left out stay as they are.',
+  fields: (t) => ({ id: t.string(leadIdField), ...leadChange.graphql(t) }),
 });
 
 const UpdateLeadStatusInput = builder.inputType('UpdateLeadStatusInput', {
+  description: 'A lead and the status to move it to.',
   fields: (t) => ({
-    id: t.string({ required: true }),
-    status: t.field({ type: LeadStatus, required: true }),
+    id: t.string(leadIdField),
+    status: t.field({ type: LeadStatus, required: true, description: 'The next status; a skipped step is a 409.' }),
   }),
 });
 
-const DeleteLeadInput = builder.inputType('DeleteLeadInput', { fields: (t) => ({ id: t.string({ required: true }) }) });
+const DeleteLeadInput = builder.inputType('DeleteLeadInput', {
+  description: 'The lead to delete.',
+  fields: (t) => ({ id: t.string(leadIdField) }),
+});
 
 /**
  * Saves a record as the caller's lead. Saving a record twice returns the existing lead (created: false); the
@@ -212,25 +258,28 @@ async function updateLead(context: RequestContext, id: string, input: Record<str
 builder.mutationFields((t) => ({
   saveLead: t.field({
     type: SaveLeadPayload,
-    args: { input: t.arg({ type: SaveLeadInput, required: true }) },
+    description: 'Saves a record as the caller’s lead; saving it again returns the existing lead.',
+    args: { input: t.arg({ type: SaveLeadInput, required: true, description: 'The record and its notes and tags.' }) },
     resolve: (_root, { input }, context) => saveLead(context, input),
   }),
   updateLead: t.field({
     type: Lead,
     description: 'Changes a lead’s notes, tags and status (along the lifecycle).',
-    args: { input: t.arg({ type: UpdateLeadInput, required: true }) },
+    args: { input: t.arg({ type: UpdateLeadInput, required: true, description: 'The lead and what changes.' }) },
     resolve: (_root, { input: { id, ...change } }, context) => updateLead(context, id, change),
   }),
   updateLeadStatus: t.field({
     type: Lead,
     description: 'Moves a lead one step along new → contacted → qualified → converted | disqualified.',
-    args: { input: t.arg({ type: UpdateLeadStatusInput, required: true }) },
+    args: {
+      input: t.arg({ type: UpdateLeadStatusInput, required: true, description: 'The lead and its next status.' }),
+    },
     resolve: (_root, { input: { id, status } }, context) => updateLead(context, id, { status }),
   }),
   deleteLead: t.field({
     type: Lead,
     description: 'Deletes one of the caller’s leads and returns it as it was.',
-    args: { input: t.arg({ type: DeleteLeadInput, required: true }) },
+    args: { input: t.arg({ type: DeleteLeadInput, required: true, description: 'The lead to delete.' }) },
     resolve: async (_root, { input }, context) => {
       const lead = await ownedLead(context, input.id);
       await context.db.prisma.lead.deleteMany({ where: { id: lead.id, accountId: lead.accountId } });

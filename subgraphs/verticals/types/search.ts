@@ -4,6 +4,7 @@ import { BadRequestError } from '../../platform/errors.ts';
 import { pageArgument, pageInfoSource, pageSizeArgument, resolvePaging } from '../../platform/paging.ts';
 import type { PageInfoSource } from '../../platform/paging.ts';
 import { argument, defineArguments } from '../../platform/arguments.ts';
+import { PAGE_DESCRIPTIONS } from '../../platform/page-object.ts';
 import { PageInfo, builder } from '../builder.ts';
 import { CANDIDATE_CAP, SAMPLE_CAP, searchRecords } from '../search/query.ts';
 import type { SearchHitRow } from '../search/query.ts';
@@ -20,23 +21,33 @@ export const MAX_QUERY_LENGTH = 100;
 const SearchHit = builder.objectRef<SearchHitRow>('SearchHit').implement({
   description: 'A record found by universal search: which vertical and type, its id and a display title.',
   fields: (t) => ({
-    vertical: t.field({ type: VerticalEnum, resolve: (hit) => recordTypeOfKind(hit.kind)!.vertical }),
+    vertical: t.field({
+      type: VerticalEnum,
+      description: 'The vertical of the record.',
+      resolve: (hit) => recordTypeOfKind(hit.kind)!.vertical,
+    }),
     type: t.string({ description: `${RECORD_TYPES.map((type) => type.kind).join(', ')}.`, resolve: (hit) => hit.kind }),
-    id: t.string({ resolve: recordIdOf }),
-    title: t.exposeString('title'),
-    subtitle: t.exposeString('subtitle'),
+    id: t.string({ description: 'API id of the record, e.g. `b2b_12`.', resolve: recordIdOf }),
+    title: t.exposeString('title', { description: 'What matched: a name, or a property’s address.' }),
+    subtitle: t.exposeString('subtitle', { description: 'Context for display, such as industry and place.' }),
     score: t.float({ description: 'Relevance, higher first.', resolve: (hit) => Math.round(hit.score * 1000) / 1000 }),
     record: t.field({
       type: VerticalRecord,
       nullable: true,
+      description: 'The whole record; null if it was deleted since.',
       resolve: (hit, _args, context) => loadRecord(context, recordIdOf(hit)) as never,
     }),
   }),
 });
 
 const SearchPage = builder.objectRef<{ nodes: SearchHitRow[]; pageInfo: PageInfoSource }>('SearchPage').implement({
+  description: PAGE_DESCRIPTIONS.page,
   fields: (t) => ({
-    nodes: t.field({ type: [SearchHit], resolve: (page) => page.nodes }),
+    nodes: t.field({
+      type: [SearchHit],
+      description: 'The hits of this page, most relevant first.',
+      resolve: (page) => page.nodes,
+    }),
     pageInfo: t.field({
       type: PageInfo,
       description: `total counts the ranked candidates: at most ${CANDIDATE_CAP} per record type, ${SAMPLE_CAP} for a word held by thousands of its records (totalIsEstimate when a type reached its cap).`,
