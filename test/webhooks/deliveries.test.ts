@@ -44,11 +44,11 @@ describe('webhook deliveries', () => {
     await sql(`DELETE FROM webhook_events`);
   });
 
-  /** One endpoint and one event queued for it, as the outbox writes them. */
+  /** One endpoint (its URL verified) and one event queued for it, as the outbox writes them. */
   async function queue(eventId: string, endpointUrl = url) {
     const [endpoint] = await sql<{ id: number }>(
-      `INSERT INTO webhook_endpoints (account_id, url, events, secret, updated_at)
-       VALUES ('acct', $1, '{ping}', $2, now()) RETURNING id`,
+      `INSERT INTO webhook_endpoints (account_id, url, verified_url, events, secret, updated_at)
+       VALUES ('acct', $1, $1, '{ping}', $2, now()) RETURNING id`,
       [endpointUrl, secret],
     );
     await queueFor(endpoint!.id, eventId);
@@ -149,6 +149,17 @@ describe('webhook deliveries', () => {
     expect(ids(next)).toEqual(['msg_busy_2']);
     const [waiting] = await sql(`SELECT status, attempts FROM webhook_deliveries WHERE event_id = 'msg_busy_3'`);
     expect(waiting).toEqual({ status: 'pending', attempts: 0 });
+  });
+
+  it('claims an unverified endpoint’s verification ping past the events waiting behind it', async () => {
+    const endpointId = await queue('msg_waiting');
+    await sql(`UPDATE webhook_endpoints SET url = url || '?moved' WHERE id = $1`, [endpointId]); // unverified now
+    await sql(`INSERT INTO webhook_events (id, type, body) VALUES ('msg_verify', 'webhook.verification', '{}')`);
+    await sql(
+      `INSERT INTO webhook_deliveries (event_id, endpoint_id, purpose) VALUES ('msg_verify', $1, 'verification')`,
+      [endpointId],
+    );
+    expect((await claimDeliveries(db, 10, 30_000)).map((delivery) => delivery.eventId)).toEqual(['msg_verify']);
   });
 
   it('refuses a private destination unless allowed, before sending anything', async () => {

@@ -58,13 +58,13 @@ describe('webhook delivery isolation', () => {
     };
   }
 
-  /** An endpoint of its own account, at the receiver's `/hooks/<name>`. */
+  /** An endpoint of its own account, at the receiver's `/hooks/<name>`, its URL verified. */
   async function endpoint(name: string): Promise<number> {
     const secret = newWebhookSecret();
     receiver.secrets.set(name, secret);
     const [row] = await sql<{ id: number }>(
-      `INSERT INTO webhook_endpoints (account_id, url, events, secret, updated_at)
-       VALUES ($1, $2, '{ping}', $3, now()) RETURNING id`,
+      `INSERT INTO webhook_endpoints (account_id, url, verified_url, events, secret, updated_at)
+       VALUES ($1, $2, $2, '{ping}', $3, now()) RETURNING id`,
       [`acct_${name}`, receiver.url(name), secret],
     );
     return row!.id;

@@ -52,13 +52,15 @@ export const ATTEMPTS_PER_ENDPOINT_PER_SECOND = 10;
 const DISABLE_AFTER = '3 days';
 
 /**
- * Each endpoint's first due delivery, for the endpoints with no attempt in flight and fewer than $3 attempts in
- * the last second: one per endpoint per claim, so a slow endpoint holds one worker slot and a burst waits.
+ * Each endpoint's first due delivery that it takes now (an unverified endpoint's verification ping, not the
+ * events waiting behind it), for the endpoints with no attempt in flight and fewer than $3 attempts in the last
+ * second: one per endpoint per claim, so a slow endpoint holds one worker slot and a burst waits.
  */
 const FIRST_DUE_OF_FREE_ENDPOINTS = `SELECT first_due.id
     FROM webhook_endpoints w
    CROSS JOIN LATERAL (SELECT d.id FROM webhook_deliveries d
                         WHERE d.endpoint_id = w.id AND d.status = 'pending' AND d.next_attempt_at <= now()
+                          AND ${endpointTakes('w', 'd')}
                         ORDER BY d.next_attempt_at, d.id LIMIT 1) first_due
    WHERE NOT EXISTS (SELECT 1 FROM webhook_deliveries busy WHERE busy.endpoint_id = w.id AND busy.locked_until > now())
      AND (SELECT count(*) FROM webhook_deliveries recent
