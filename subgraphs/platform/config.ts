@@ -110,7 +110,7 @@ const environmentSchema = z.object({
     .transform((value) => value === 'true'),
   // How often each process's webhook worker looks for due deliveries, in milliseconds.
   WEBHOOK_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(1_000),
-  // A delivery attempt unanswered after this fails (and is retried); its lease is three times as long.
+  // One deadline for a whole delivery attempt (look-up, connection, headers, body); over it fails and is retried.
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   // `open`: anyone may create an account at /account (docs/account.md); closed, accounts come from the admin command.
   SIGNUP: z.enum(['open', 'closed']).default('closed'),

@@ -44,21 +44,26 @@ describe('webhook deliveries', () => {
     await sql(`DELETE FROM webhook_events`);
   });
 
-  /** One endpoint and one event queued for it, as the outbox writes them. */
+  /** One endpoint (its URL verified) and one event queued for it, as the outbox writes them. */
   async function queue(eventId: string, endpointUrl = url) {
     const [endpoint] = await sql<{ id: number }>(
-      `INSERT INTO webhook_endpoints (account_id, url, events, secret, updated_at)
-       VALUES ('acct', $1, '{ping}', $2, now()) RETURNING id`,
+      `INSERT INTO webhook_endpoints (account_id, url, verified_url, events, secret, updated_at)
+       VALUES ('acct', $1, $1, '{ping}', $2, now()) RETURNING id`,
       [endpointUrl, secret],
     );
-    const body = JSON.stringify({ type: 'ping', timestamp: '2026-11-24T00:00:00Z', data: { n: eventId } });
-    await sql(`INSERT INTO webhook_events (id, type, body) VALUES ($1, 'ping', $2)`, [eventId, body]);
-    await sql(`INSERT INTO webhook_deliveries (event_id, endpoint_id) VALUES ($1, $2)`, [eventId, endpoint!.id]);
+    await queueFor(endpoint!.id, eventId);
     return endpoint!.id;
   }
 
+  /** Another event queued for an endpoint that exists. */
+  async function queueFor(endpointId: number, eventId: string) {
+    const body = JSON.stringify({ type: 'ping', timestamp: '2026-11-24T00:00:00Z', data: { n: eventId } });
+    await sql(`INSERT INTO webhook_events (id, type, body) VALUES ($1, 'ping', $2)`, [eventId, body]);
+    await sql(`INSERT INTO webhook_deliveries (event_id, endpoint_id) VALUES ($1, $2)`, [eventId, endpointId]);
+  }
+
   const deliverDue = async (allowPrivate = true) => {
-    const claimed = await claimDeliveries(db.sql, 10, 30_000);
+    const claimed = await claimDeliveries(db, 10, 30_000);
     for (const delivery of claimed)
       await recordAttempt(db.sql, delivery, await attemptDelivery(delivery, { allowPrivate }));
     return claimed;
@@ -101,16 +106,60 @@ describe('webhook deliveries', () => {
 
   it('never hands one delivery to two workers, and gives a killed worker’s delivery back when its lease ends', async () => {
     await queue('msg_lease');
-    const [first, second] = await Promise.all([claimDeliveries(db.sql, 10, 200), claimDeliveries(db.sql, 10, 200)]);
+    const [first, second] = await Promise.all([claimDeliveries(db, 10, 200), claimDeliveries(db, 10, 200)]);
     expect([...first!, ...second!]).toHaveLength(1);
     const stale = [...first!, ...second!][0]!;
     // The worker holding it dies without recording anything; after the lease another claims it.
     await new Promise((resolve) => setTimeout(resolve, 300));
-    const [again] = await claimDeliveries(db.sql, 10, 30_000);
+    const [again] = await claimDeliveries(db, 10, 30_000);
     expect(again).toMatchObject({ eventId: 'msg_lease', attempt: 2 });
     expect(await recordAttempt(db.sql, stale, { delivered: true, latencyMs: 1, statusCode: 200 })).toBe(false);
     expect(await recordAttempt(db.sql, again!, await attemptDelivery(again!, { allowPrivate: true }))).toBe(true);
     expect(await delivery()).toMatchObject({ status: 'delivered', attempts: 2 });
+  });
+
+  it('claims one delivery per endpoint at a time, and none past the endpoint’s rate, losing none', async () => {
+    const busy = await queue('msg_busy_1');
+    await queueFor(busy, 'msg_busy_2');
+    await queueFor(busy, 'msg_busy_3');
+    await queue('msg_quiet');
+    const ids = (claimed: { eventId: string }[]) => claimed.map((delivery) => delivery.eventId).sort();
+    const first = await claimDeliveries(db, 10, 30_000);
+    expect(ids(first)).toEqual(['msg_busy_1', 'msg_quiet']); // the oldest of each endpoint
+    expect(await claimDeliveries(db, 10, 30_000)).toEqual([]); // both endpoints have an attempt in flight
+    for (const delivery of first)
+      await recordAttempt(db.sql, delivery, { delivered: true, latencyMs: 1, statusCode: 200 });
+
+    // Two attempts in the last second (dated ahead, so however slowly this test runs they are recent): at a rate
+    // of 2 a second the endpoint waits; its next delivery comes once they are over a second old.
+    await sql(
+      `UPDATE webhook_deliveries SET last_attempt_at = now() + interval '1 minute' WHERE event_id IN ('msg_busy_1', 'msg_quiet')`,
+    );
+    await sql(`INSERT INTO webhook_events (id, type, body) VALUES ('msg_earlier', 'ping', '{}')`);
+    await sql(
+      `INSERT INTO webhook_deliveries (event_id, endpoint_id, status, last_attempt_at)
+       VALUES ('msg_earlier', $1, 'delivered', now() + interval '1 minute')`,
+      [busy],
+    );
+    expect(await claimDeliveries(db, 10, 30_000, 2)).toEqual([]);
+    await sql(
+      `UPDATE webhook_deliveries SET last_attempt_at = now() - interval '2 seconds' WHERE last_attempt_at IS NOT NULL`,
+    );
+    const next = await claimDeliveries(db, 10, 30_000, 2);
+    expect(ids(next)).toEqual(['msg_busy_2']);
+    const [waiting] = await sql(`SELECT status, attempts FROM webhook_deliveries WHERE event_id = 'msg_busy_3'`);
+    expect(waiting).toEqual({ status: 'pending', attempts: 0 });
+  });
+
+  it('claims an unverified endpoint’s verification ping past the events waiting behind it', async () => {
+    const endpointId = await queue('msg_waiting');
+    await sql(`UPDATE webhook_endpoints SET url = url || '?moved' WHERE id = $1`, [endpointId]); // unverified now
+    await sql(`INSERT INTO webhook_events (id, type, body) VALUES ('msg_verify', 'webhook.verification', '{}')`);
+    await sql(
+      `INSERT INTO webhook_deliveries (event_id, endpoint_id, purpose) VALUES ('msg_verify', $1, 'verification')`,
+      [endpointId],
+    );
+    expect((await claimDeliveries(db, 10, 30_000)).map((delivery) => delivery.eventId)).toEqual(['msg_verify']);
   });
 
   it('refuses a private destination unless allowed, before sending anything', async () => {
@@ -119,7 +168,7 @@ describe('webhook deliveries', () => {
     expect(received).toEqual([]);
     expect(await delivery()).toMatchObject({
       status: 'pending',
-      last_error: 'refused: host 127.0.0.1 resolves to a non-public address (127.0.0.1)',
+      last_error: 'refused: the host resolves to a loopback address',
     });
   });
 

@@ -1,5 +1,5 @@
 import { createServer } from 'node:http';
-import type { IncomingHttpHeaders } from 'node:http';
+import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 
@@ -33,6 +33,15 @@ export class Receiver {
   inFlight = 0;
   /** Holds each request this long before answering (a slow receiver, to catch a delivery mid-flight). */
   delayMs = 0;
+  /**
+   * Hostile endpoints, by name: `drip` answers 200 and then one byte every 100 ms, never ending; `flood` answers
+   * 200 and then as many bytes as the sender will take. Neither is recorded in `received` (never complete).
+   */
+  readonly hostile = new Map<string, 'drip' | 'flood'>();
+  /** The event ids that reached a hostile endpoint, in order. */
+  readonly hostileArrivals: string[] = [];
+  /** Hostile answers whose sender has not hung up yet. */
+  hostileOpen = 0;
   private readonly server = createServer((request, response) => {
     let body = '';
     request.on('data', (chunk) => (body += chunk));
@@ -53,6 +62,11 @@ export class Receiver {
       }
       const reply = () => {
         this.inFlight -= 1;
+        const hostile = this.hostile.get(name);
+        if (verified && hostile) {
+          this.answerHostile(hostile, request.headers['webhook-id'] as string, response);
+          return;
+        }
         if (!verified) {
           this.unverified.push(body);
           response.writeHead(400).end();
@@ -77,6 +91,23 @@ export class Receiver {
       else reply();
     });
   });
+
+  private answerHostile(kind: 'drip' | 'flood', id: string, response: ServerResponse) {
+    this.hostileArrivals.push(id);
+    this.hostileOpen += 1;
+    response.writeHead(200, { 'content-type': 'text/plain' });
+    response.on('close', () => (this.hostileOpen -= 1));
+    if (kind === 'drip') {
+      const drip = setInterval(() => response.write('.'), 100);
+      response.on('close', () => clearInterval(drip));
+      return;
+    }
+    const flood = () => {
+      while (!response.destroyed && response.write('x'.repeat(16 * 1024)));
+      if (!response.destroyed) response.once('drain', flood);
+    };
+    flood();
+  }
 
   async start(): Promise<void> {
     await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));

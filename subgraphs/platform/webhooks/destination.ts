@@ -1,11 +1,12 @@
 import { lookup } from 'node:dns/promises';
 import ipaddr from 'ipaddr.js';
+import { addressRefusal } from './address-rules.ts';
 
 /**
  * Where a webhook may be delivered (docs/webhooks.md "Safe by default"): an `https` URL whose host resolves only
- * to public addresses. The check runs when an endpoint is registered and again before every attempt, on the
- * addresses the attempt then connects to, so a name re-pointed at an internal address (DNS rebinding) is refused
- * too. `allowPrivate` (WEBHOOK_ALLOW_PRIVATE, for local development and tests) allows `http` and any address.
+ * to public addresses (address-rules.ts). The check runs when an endpoint is registered and again before every
+ * attempt, on the addresses the attempt then connects to, so a name re-pointed at an internal address (DNS
+ * rebinding) is refused too. `allowPrivate` (WEBHOOK_ALLOW_PRIVATE, for local development and tests) allows `http` and any address.
  */
 export interface Destination {
   url: URL;
@@ -16,12 +17,6 @@ export interface Destination {
 export class DestinationRefused extends Error {}
 
 const MAX_URL_LENGTH = 2048;
-
-/** Ranges no webhook goes to: everything ipaddr.js does not call `unicast` (public). */
-function isPublic(address: string): boolean {
-  const parsed = ipaddr.process(address);
-  return parsed.range() === 'unicast';
-}
 
 /** The URL as given, checked for shape only (registration refuses these with a 400 naming `url`). */
 export function parseDestinationUrl(text: string, allowPrivate: boolean): URL {
@@ -57,8 +52,8 @@ export async function resolveDestination(
   }
   if (addresses.length === 0) throw new DestinationRefused(`host ${host} does not resolve`);
   if (!allowPrivate) {
-    const internal = addresses.find((address) => !isPublic(address));
-    if (internal) throw new DestinationRefused(`host ${host} resolves to a non-public address (${internal})`);
+    const refusal = addresses.map((address) => addressRefusal(address)).find((reason) => reason !== undefined);
+    if (refusal) throw new DestinationRefused(`the host resolves to ${refusal}`);
   }
   return { url, addresses };
 }

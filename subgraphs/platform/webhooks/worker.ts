@@ -4,6 +4,7 @@ import { logger } from '../logger.ts';
 import { runWhileListening } from '../process/while-listening.ts';
 import type { BackgroundWorker } from '../process/while-listening.ts';
 import { attemptDelivery, claimDeliveries, recordAttempt } from './deliveries.ts';
+import type { ClaimedDelivery } from './deliveries.ts';
 
 export interface WebhookWorkerOptions {
   databases: Record<Mode, Database>;
@@ -13,7 +14,7 @@ export interface WebhookWorkerOptions {
   pollMs?: number;
   /** Deliveries attempted at once per database. */
   concurrency?: number;
-  /** Per-attempt timeout (10 s unless given). */
+  /** One deadline for each whole attempt (10 s unless given). */
   timeoutMs?: number;
 }
 
@@ -30,37 +31,43 @@ export function startWebhookWorker(options: WebhookWorkerOptions): BackgroundWor
   const pollMs = options.pollMs ?? 1000;
   const concurrency = options.concurrency ?? 8;
   const timeoutMs = options.timeoutMs ?? 10_000;
-  // Longer than an attempt can take (timeout, DNS, the write after it), so a live worker never loses its lease.
+  // Longer than an attempt can take (its deadline and the write after it), so a live worker never loses its lease.
   const leaseMs = timeoutMs * 3 + 5_000;
   let running = true;
   const sleepers = new Set<() => void>();
   const sleep = () =>
     new Promise<void>((resolve) => {
-      const wake = () => {
+      const resume = () => {
         clearTimeout(timer);
-        sleepers.delete(wake);
+        sleepers.delete(resume);
         resolve();
       };
-      const timer = setTimeout(wake, pollMs);
-      sleepers.add(wake);
+      const timer = setTimeout(resume, pollMs);
+      sleepers.add(resume);
     });
 
-  async function deliverDue(db: Database): Promise<number> {
-    const claimed = await claimDeliveries(db.sql, concurrency, leaseMs);
-    await Promise.all(
-      claimed.map(async (delivery) => {
-        const result = await attemptDelivery(delivery, { allowPrivate: options.allowPrivate, timeoutMs });
-        const recorded = await recordAttempt(db.sql, delivery, result);
-        if (!recorded) logger.warn({ delivery: delivery.id, database: db.mode }, 'webhook lease lost before recording');
-      }),
-    );
-    return claimed.length;
+  const wake = () => sleepers.forEach((resume) => resume());
+
+  async function deliver(db: Database, delivery: ClaimedDelivery) {
+    try {
+      const result = await attemptDelivery(delivery, { allowPrivate: options.allowPrivate, timeoutMs });
+      const recorded = await recordAttempt(db.sql, delivery, result);
+      if (!recorded) logger.warn({ delivery: delivery.id, database: db.mode }, 'webhook lease lost before recording');
+    } catch (error) {
+      // Unrecorded, the delivery comes back when its lease ends.
+      logger.error({ err: error, delivery: delivery.id, database: db.mode }, 'webhook attempt could not be recorded');
+    }
   }
 
+  // Attempts run side by side, up to `concurrency`: a slot freed by one attempt is filled by the next claim at
+  // once, so a slow receiver holds one slot (for one deadline at most), never the others.
   async function loop(db: Database) {
     let prunedAt = 0;
+    const inFlight = new Set<Promise<void>>();
+    let finished = 0;
     while (running) {
-      let sent = 0;
+      let claimed = 0;
+      const finishedBefore = finished;
       try {
         if (Date.now() - prunedAt > PRUNE_EVERY_MS) {
           prunedAt = Date.now();
@@ -69,20 +76,33 @@ export function startWebhookWorker(options: WebhookWorkerOptions): BackgroundWor
                 AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id AND d.status = 'pending')`,
           );
         }
-        sent = await deliverDue(db);
+        const free = concurrency - inFlight.size;
+        const deliveries = free > 0 ? await claimDeliveries(db, free, leaseMs) : [];
+        claimed = deliveries.length;
+        for (const delivery of deliveries) {
+          const attempt: Promise<void> = deliver(db, delivery).finally(() => {
+            inFlight.delete(attempt);
+            finished += 1;
+            wake();
+          });
+          inFlight.add(attempt);
+        }
       } catch (error) {
         // The database may be briefly unreachable; claimed deliveries come back when their lease ends.
         logger.error({ err: error, database: db.mode }, 'webhook worker could not deliver');
       }
-      if (sent === 0 && running) await sleep();
+      // Claim again at once while deliveries came or an attempt ended meanwhile (its endpoint may be free
+      // again); otherwise wait for a free slot or the next poll.
+      if (claimed === 0 && finished === finishedBefore && running) await sleep();
     }
+    await Promise.all(inFlight);
   }
 
   const loops = Object.values(options.databases).map((db) => loop(db));
   return {
     async stop() {
       running = false;
-      sleepers.forEach((wake) => wake());
+      wake();
       await Promise.all(loops);
     },
   };
