@@ -91,7 +91,10 @@ async function saveLead(key: string): Promise<string> {
 const plausiblePath = (route: AttackedRoute) =>
   fc.record(
     Object.fromEntries(
-      route.params.map((name) => [name, fc.constantFrom('b2b_1', 'AAPL', 'lead_1', '2026-01-01', 'rpt_1')]),
+      route.params.map((name) => [
+        name,
+        fc.constantFrom('b2b_1', 'AAPL', 'lead_1', '2026-01-01', 'rpt_1', 'wh_1', 'whd_1'),
+      ]),
     ),
   ) as fc.Arbitrary<Record<string, string>>;
 

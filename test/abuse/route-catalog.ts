@@ -1,6 +1,7 @@
 import type { RestRoute } from '../../gateway/rest/route.ts';
 import { marketsRoutes } from '../../gateway/rest/markets-routes.ts';
 import { verticalsRoutes } from '../../gateway/rest/verticals-routes.ts';
+import { webhookRoutes } from '../../gateway/rest/webhook-routes.ts';
 
 /** One route the suite attacks, with every parameter and body field a client may send to it. */
 export interface AttackedRoute {
@@ -18,7 +19,10 @@ export interface AttackedRoute {
   writes: readonly WrittenTable[];
 }
 
-export type WrittenTable = 'leads' | 'watchlist_entries' | 'report_jobs' | 'api_keys' | 'accounts';
+export type WrittenTable =
+  'leads' | 'watchlist_entries' | 'report_jobs' | 'api_keys' | 'accounts' | 'webhook_endpoints' | 'webhook_deliveries';
+
+const WEBHOOK_BODY = ['url', 'events', 'filters', 'description', 'enabled'];
 
 /**
  * Body fields of the REST write routes. The tables turn a body into variables with a function, so the fields
@@ -35,6 +39,14 @@ export const BODY_FIELDS: Record<string, { fields: string[]; writes: WrittenTabl
   'POST /api/watchlist': { fields: ['ticker', 'company_name'], writes: ['watchlist_entries'] },
   'GET /api/watchlist/:ticker': { fields: [], writes: ['watchlist_entries'] },
   'DELETE /api/watchlist/:ticker': { fields: [], writes: ['watchlist_entries'] },
+  'POST /api/webhooks': { fields: WEBHOOK_BODY, writes: ['webhook_endpoints', 'webhook_deliveries'] },
+  'PATCH /api/webhooks/:id': { fields: WEBHOOK_BODY, writes: ['webhook_endpoints', 'webhook_deliveries'] },
+  'DELETE /api/webhooks/:id': { fields: [], writes: ['webhook_endpoints', 'webhook_deliveries'] },
+  'POST /api/webhooks/:id/rotate': { fields: [], writes: ['webhook_endpoints'] },
+  'POST /api/webhooks/:id/test': { fields: [], writes: ['webhook_deliveries'] },
+  'POST /api/webhooks/:id/verify': { fields: [], writes: ['webhook_deliveries'] },
+  'POST /api/webhooks/:id/deliveries/:delivery/retry': { fields: [], writes: ['webhook_deliveries'] },
+  'POST /api/webhooks/:id/replay': { fields: [], writes: ['webhook_deliveries'] },
 };
 
 /** Routes outside the REST tables: account routes, usage, the report download. */
@@ -111,7 +123,7 @@ function attacked(route: RestRoute): AttackedRoute {
 }
 
 /** The REST routes as the tables declare them. */
-export const REST_ROUTES: readonly RestRoute[] = [...verticalsRoutes, ...marketsRoutes];
+export const REST_ROUTES: readonly RestRoute[] = [...verticalsRoutes, ...marketsRoutes, ...webhookRoutes];
 
 /** Every route with its parameters: the route tables, then the account routes and /api/v1/usage. */
 export const ATTACKED_ROUTES: readonly AttackedRoute[] = [...REST_ROUTES.map(attacked), ...OTHER_ROUTES];
