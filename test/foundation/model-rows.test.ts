@@ -41,6 +41,10 @@ beforeAll(async () => {
       format: 'csv',
       filters: { industry: 'software', min_score: 40 },
       fields: ['company', 'state'],
+      // Finished, so the test service's report worker leaves the row alone while the two readers compare it.
+      status: 'failed',
+      error: 'a row for the readers to compare',
+      completedAt: new Date(),
     },
   });
 });
