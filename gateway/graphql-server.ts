@@ -99,7 +99,7 @@ export async function createGraphQLServer(
           inFlight,
           subgraphTimeoutMs,
         );
-      // In one process the gateway hands each subgraph its own context object (see RequestContext.loaders).
+      // In one process both subgraphs execute with the request's one context object (see RequestContext.loaders).
       return new CachedLocalDataSource(SUBGRAPHS[subgraph], subgraph, inFlight);
     },
   });
