@@ -1,8 +1,8 @@
 import { buildSchema, getIntrospectionQuery, parse } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { fragmentsOf, resolveOperation } from '../../gateway/limits/operation-bounds.ts';
-import { QUERY_LIMITS } from '../../gateway/limits/policy.ts';
-import { measureOperation } from '../../gateway/limits/query-cost.ts';
+import { fragmentsOf, resolveOperation } from '../../../gateway/limits/operation-bounds.ts';
+import { QUERY_LIMITS } from '../../../gateway/limits/policy.ts';
+import { measureOperation } from '../../../gateway/limits/query-cost.ts';
 
 const schema = buildSchema(`
   type Query { publicStats: PublicStats! signals(limit: Int): SignalPage! }
