@@ -29,7 +29,7 @@ export default defineConfig({
       // The pure tests (test/unit/: no database, Redis, browser or child process) do not depend on the engine: once.
       { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
       ...engines.map((engine) => ({
-        extends: true,
+        extends: true as const,
         test: {
           name: engine.name,
           include: ['test/**/*.test.ts'],
