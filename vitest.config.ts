@@ -25,15 +25,20 @@ export default defineConfig({
     alias: [{ find: /^graphql$/, replacement: require.resolve('graphql') }],
   },
   test: {
-    projects: engines.map((engine) => ({
-      extends: true,
-      test: {
-        name: engine.name,
-        env: { TEST_ENGINE: engine.name, TEST_DATABASE_URL: engine.url },
-      },
-    })),
-    include: ['test/**/*.test.ts'],
-    globalSetup: ['test/support/global-setup.ts'],
+    projects: [
+      // The pure tests (test/unit/: no database, Redis, browser or child process) do not depend on the engine: once.
+      { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
+      ...engines.map((engine) => ({
+        extends: true as const,
+        test: {
+          name: engine.name,
+          include: ['test/**/*.test.ts'],
+          exclude: ['test/unit/**', 'test/bench/**', 'node_modules/**'],
+          globalSetup: ['test/support/global-setup.ts'],
+          env: { TEST_ENGINE: engine.name, TEST_DATABASE_URL: engine.url },
+        },
+      })),
+    ],
     exclude: ['test/bench/**', 'node_modules/**'],
     env: { LOG_LEVEL: 'silent', NODE_ENV: 'test', ...(tempDir ? { TMPDIR: tempDir } : {}) },
     testTimeout: 60_000,

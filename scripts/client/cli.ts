@@ -3,7 +3,7 @@ import { CLIENT_DIR, generateClientFiles } from './generate.ts';
 
 /**
  * `npm run client`: writes client/openapi.json and client/schema.d.ts from the service's OpenAPI document.
- * test/client/generated.test.ts fails while the checked-in files differ from what this would write.
+ * test/unit/client/generated.test.ts fails while the checked-in files differ from what this would write.
  */
 try {
   const generated = await generateClientFiles();

@@ -5,40 +5,39 @@
  */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, watchPage } from '../support/chromium.ts';
-import { startTestService } from '../support/service.ts';
+import { startBrowserTest } from '../support/browser-test.ts';
+import type { BrowserTest } from '../support/browser-test.ts';
+import { watchPage } from '../support/chromium.ts';
 import type { TestService } from '../support/service.ts';
 
 const SUMMARY = 'Acme Robotics files an 8-K announcing a new robotics plant.';
 
+let world: BrowserTest;
 let service: TestService;
 let browser: Browser;
 let key: string;
 
 beforeAll(async () => {
-  service = await startTestService({ sandboxScale: 0 });
-  ({ key } = await service.createKey({ mode: 'sandbox' }));
-  await service.databases.sandbox.prisma.signal.create({
-    data: {
-      ticker: 'ACME',
-      companyName: 'Acme Robotics',
-      signalType: 'sec_filing',
-      filingType: '8-K',
-      aiSummary: SUMMARY,
-      materialityScore: 72,
-      sentiment: 'BULLISH',
-      urgent: false,
-      sourceUrl: 'https://www.sec.gov/Archives/edgar/data/1/acme-8k.htm',
-      sourceKey: 'docs-test-acme-8k',
-      createdAt: new Date(),
-    },
-  });
-  browser = await launchChromium();
+  world = await startBrowserTest((started) =>
+    started.databases.sandbox.prisma.signal.create({
+      data: {
+        ticker: 'ACME',
+        companyName: 'Acme Robotics',
+        signalType: 'sec_filing',
+        filingType: '8-K',
+        aiSummary: SUMMARY,
+        materialityScore: 72,
+        sentiment: 'BULLISH',
+        urgent: false,
+        sourceUrl: 'https://www.sec.gov/Archives/edgar/data/1/acme-8k.htm',
+        sourceKey: 'docs-test-acme-8k',
+        createdAt: new Date(),
+      },
+    }),
+  );
+  ({ service, browser, key } = world);
 });
-afterAll(async () => {
-  await browser?.close();
-  await service?.stop();
-});
+afterAll(() => world?.stop());
 
 describe('the API reference at GET /docs', () => {
   it('authorizes with a key and runs "Try it out" against the service, loading nothing from elsewhere', async () => {

@@ -6,42 +6,41 @@
  */
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, watchPage } from '../support/chromium.ts';
-import { startTestService } from '../support/service.ts';
+import { startBrowserTest } from '../support/browser-test.ts';
+import type { BrowserTest } from '../support/browser-test.ts';
+import { watchPage } from '../support/chromium.ts';
 import type { TestService } from '../support/service.ts';
 
 const QUERY = '{ companies { pageInfo { total } } }';
 
+let world: BrowserTest;
 let service: TestService;
 let browser: Browser;
 let key: string;
 
 beforeAll(async () => {
-  service = await startTestService({ sandboxScale: 0 });
-  ({ key } = await service.createKey({ mode: 'sandbox' }));
-  await service.databases.sandbox.prisma.company.create({
-    data: {
-      name: 'Acme Robotics',
-      industry: 'software',
-      industryName: 'Software',
-      revenueUsd: 12_000_000,
-      employees: 80,
-      state: 'CA',
-      city: 'San Jose',
-      website: 'https://acme.example',
-      foundedYear: 2011,
-      aiScore: 91,
-      decisionMaker: 'Ada Park',
-      decisionMakerTitle: 'CEO',
-      decisionMakerEmail: 'ada@acme.example',
-    },
-  });
-  browser = await launchChromium();
+  world = await startBrowserTest((started) =>
+    started.databases.sandbox.prisma.company.create({
+      data: {
+        name: 'Acme Robotics',
+        industry: 'software',
+        industryName: 'Software',
+        revenueUsd: 12_000_000,
+        employees: 80,
+        state: 'CA',
+        city: 'San Jose',
+        website: 'https://acme.example',
+        foundedYear: 2011,
+        aiScore: 91,
+        decisionMaker: 'Ada Park',
+        decisionMakerTitle: 'CEO',
+        decisionMakerEmail: 'ada@acme.example',
+      },
+    }),
+  );
+  ({ service, browser, key } = world);
 });
-afterAll(async () => {
-  await browser?.close();
-  await service?.stop();
-});
+afterAll(() => world?.stop());
 
 /** Replaces an editor's whole text; insertText types it as one input, so Monaco adds no closing brackets. */
 async function replaceEditorText(page: Page, editor: Locator, text: string) {

@@ -1,11 +1,9 @@
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-
-const ROOT = new URL('../../', import.meta.url).pathname;
+import { runEntry } from '../support/run-entry.ts';
 
 const COMMANDS = [
   ['admin', 'scripts/admin.ts'],
@@ -16,22 +14,8 @@ const COMMANDS = [
   ['start:cluster', 'scripts/start-cluster.ts'],
 ] as const;
 
-function run(
-  entry: string,
-  args: string[],
-  dataDir: string,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const { DATABASE_URL: _live, SANDBOX_DATABASE_URL: _sandbox, ...inherited } = process.env;
-  const child = spawn('node', ['--import', 'tsx', entry, ...args], {
-    cwd: ROOT,
-    env: { ...inherited, DATA_DIR: dataDir, LOG_LEVEL: 'silent' },
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
-}
+const run = (entry: string, args: string[], dataDir: string) =>
+  runEntry(entry, args, { DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
 
 describe('every command answers --help and refuses unknown options', () => {
   let dataDir: string;

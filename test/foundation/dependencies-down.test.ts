@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { createAccount, createApiKey } from '../../gateway/auth/api-keys.ts';
 import { limitFailOpenTotal } from '../../gateway/limits/fail-open.ts';
 import { createLimits } from '../../gateway/limits/limits.ts';
 import type { Limits } from '../../gateway/limits/limits.ts';
@@ -13,6 +12,7 @@ import { openDatabase } from '../../subgraphs/platform/database.ts';
 import type { Database, Mode } from '../../subgraphs/platform/database.ts';
 import { TEST_ENGINE, createTestDatabases } from '../support/databases.ts';
 import type { TestDatabases } from '../support/databases.ts';
+import { liveKey } from '../support/live-key.ts';
 import { startPausableProxy } from '../support/pausable-proxy.ts';
 import type { PausableProxy } from '../support/pausable-proxy.ts';
 import { startTestRedis } from '../support/redis.ts';
@@ -43,11 +43,6 @@ async function untilReady(app: FastifyInstance, withinMs = 30_000) {
 function portOf(app: FastifyInstance) {
   const address = app.server.address();
   return typeof address === 'object' && address ? address.port : 0;
-}
-
-async function liveKey(databases: Record<Mode, Database>, plan: 'analyst' | 'institutional' = 'analyst') {
-  const account = await createAccount(databases.live, plan);
-  return (await createApiKey(databases.live, account.id, 'live')).key;
 }
 
 describe('Redis stopped while the gateway runs', () => {

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
@@ -6,26 +5,11 @@ import type { Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-
-const ROOT = new URL('../../', import.meta.url).pathname;
+import { runEntry } from '../support/run-entry.ts';
 
 /** Runs an entry point as `npm start` does, on PGlite under its own DATA_DIR; resolves with its exit and output. */
-function run(
-  entry: string,
-  args: string[],
-  env: Record<string, string>,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const { DATABASE_URL: _live, SANDBOX_DATABASE_URL: _sandbox, ...inherited } = process.env;
-  const child = spawn('node', ['--import', 'tsx', entry, ...args], {
-    cwd: ROOT,
-    env: { ...inherited, LOG_LEVEL: 'info', ...env },
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
-}
+const run = (entry: string, args: string[], env: Record<string, string>) =>
+  runEntry(entry, args, { LOG_LEVEL: 'info', ...env });
 
 describe('a port already in use', () => {
   let holder: Server;

@@ -5,6 +5,7 @@
 import { getIntrospectionQuery } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIELD_LIMITS, QUERY_LIMITS } from '../../gateway/limits/policy.ts';
+import { fragmentFanOut } from '../support/fragment-fan-out.ts';
 import { startTestService } from '../support/service.ts';
 import type { HttpResult, TestService } from '../support/service.ts';
 
@@ -16,14 +17,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await service?.stop();
 });
-
-/** `fragment F1 on Query { ...F0 ...F0 }` and so on: each level doubles what a naive expansion visits. */
-function fragmentFanOut(levels: number): string {
-  let text = 'fragment F0 on Query { publicStats { signals7d } } ';
-  for (let level = 1; level < levels; level += 1)
-    text += `fragment F${level} on Query { ...F${level - 1} ...F${level - 1} } `;
-  return `${text}query { ...F${levels - 1} }`;
-}
 
 const aliases = (count: number, selection: string) =>
   Array.from({ length: count }, (_, index) => `a${index}: ${selection}`).join(' ');

@@ -1,14 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { createAccount, createApiKey } from '../../gateway/auth/api-keys.ts';
 import { ANONYMOUS_LIMITS } from '../../gateway/access/anonymous-limit.ts';
 import { createLimits } from '../../gateway/limits/limits.ts';
 import { createServer } from '../../gateway/server.ts';
 import type { ServerOptions } from '../../gateway/server.ts';
 import { parseEnvironment } from '../../subgraphs/platform/config.ts';
-import type { Plan } from '../../subgraphs/platform/context.ts';
 import { createTestDatabases } from '../support/databases.ts';
 import type { TestDatabases } from '../support/databases.ts';
+import { liveKey } from '../support/live-key.ts';
 import { loadMarketFixture } from '../markets/fixture.ts';
 
 let store: TestDatabases;
@@ -35,11 +34,6 @@ async function gateway(options: Partial<ServerOptions> = {}): Promise<FastifyIns
     await limits.close();
   });
   return app;
-}
-
-async function liveKey(plan: Plan) {
-  const account = await createAccount(store.databases.live, plan);
-  return (await createApiKey(store.databases.live, account.id, 'live')).key;
 }
 
 const search = (app: FastifyInstance, remoteAddress: string, headers: Record<string, string> = {}) =>
@@ -143,9 +137,13 @@ describe('GET /api/search and the plan table', () => {
     const app = await gateway();
     const anonymous = await search(app, '192.0.2.50');
     expect(anonymous.statusCode).toBe(200);
-    const professional = await search(app, '192.0.2.50', { authorization: `Bearer ${await liveKey('professional')}` });
+    const professional = await search(app, '192.0.2.50', {
+      authorization: `Bearer ${await liveKey(store.databases, 'professional')}`,
+    });
     expect(professional.statusCode).toBe(200);
-    const analyst = await search(app, '192.0.2.50', { authorization: `Bearer ${await liveKey('analyst')}` });
+    const analyst = await search(app, '192.0.2.50', {
+      authorization: `Bearer ${await liveKey(store.databases, 'analyst')}`,
+    });
     expect(analyst.statusCode).toBe(200);
 
     const hidden = {
@@ -183,7 +181,7 @@ describe('GET /api/search and the plan table', () => {
 
   it('still refuses analysts the professional profile fields over GraphQL and the enrich route', async () => {
     const app = await gateway();
-    const authorization = `Bearer ${await liveKey('analyst')}`;
+    const authorization = `Bearer ${await liveKey(store.databases, 'analyst')}`;
     const graphql = await app.inject({
       method: 'POST',
       url: '/graphql',

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { disclosureLagDays, isLateDisclosure, parseAmountRange } from '../../subgraphs/markets/disclosure.ts';
-import { escapeHtml } from '../../subgraphs/markets/briefing-html.ts';
-import { foldName, nameTokens, normalizeName } from '../../subgraphs/markets/names.ts';
+import { disclosureLagDays, isLateDisclosure, parseAmountRange } from '../../../subgraphs/markets/disclosure.ts';
+import { escapeHtml } from '../../../subgraphs/markets/briefing-html.ts';
+import { foldName, nameTokens, normalizeName } from '../../../subgraphs/markets/names.ts';
 
 describe('member names', () => {
   it('folds accents, case and punctuation', () => {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { SCHEMA_DIR, composeSupergraph, printSubgraph } from '../../gateway/supergraph.ts';
+import { SCHEMA_DIR, composeSupergraph, printSubgraph } from '../../../gateway/supergraph.ts';
 
 const checkedIn = (name: string) => readFileSync(`${SCHEMA_DIR}${name}.graphql`, 'utf8');
 

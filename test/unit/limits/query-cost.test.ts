@@ -1,8 +1,9 @@
 import { buildSchema, getIntrospectionQuery, parse } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { fragmentsOf, resolveOperation } from '../../gateway/limits/operation-bounds.ts';
-import { QUERY_LIMITS } from '../../gateway/limits/policy.ts';
-import { measureOperation } from '../../gateway/limits/query-cost.ts';
+import { fragmentsOf, resolveOperation } from '../../../gateway/limits/operation-bounds.ts';
+import { QUERY_LIMITS } from '../../../gateway/limits/policy.ts';
+import { measureOperation } from '../../../gateway/limits/query-cost.ts';
+import { fragmentFanOut } from '../../support/fragment-fan-out.ts';
 
 const schema = buildSchema(`
   type Query { publicStats: PublicStats! signals(limit: Int): SignalPage! }
@@ -14,13 +15,6 @@ const schema = buildSchema(`
 function measure(text: string) {
   const document = parse(text);
   return measureOperation(schema, resolveOperation(document, undefined), fragmentsOf(document));
-}
-
-function fragmentFanOut(levels: number): string {
-  let text = 'fragment F0 on Query { publicStats { signals7d } } ';
-  for (let level = 1; level < levels; level += 1)
-    text += `fragment F${level} on Query { ...F${level - 1} ...F${level - 1} } `;
-  return `${text}query { ...F${levels - 1} }`;
 }
 
 describe('measuring an operation (linear in the document)', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { AMOUNT_RANGES } from '../../prisma/seed/generate/congressional-trade.ts';
-import { convergenceLeads } from '../../subgraphs/markets/convergence-score.ts';
-import { parseAmountRange } from '../../subgraphs/markets/disclosure.ts';
+import { AMOUNT_RANGES } from '../../../prisma/seed/generate/congressional-trade.ts';
+import { convergenceLeads } from '../../../subgraphs/markets/convergence-score.ts';
+import { parseAmountRange } from '../../../subgraphs/markets/disclosure.ts';
 
 /** The score's shape (docs/api.md "Convergence leads"), through the specification over raw rows. */
 

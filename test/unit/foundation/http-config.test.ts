@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigurationError, parseEnvironment } from '../../subgraphs/platform/config.ts';
+import { ConfigurationError, parseEnvironment } from '../../../subgraphs/platform/config.ts';
 
 describe('CORS_ORIGINS and METRICS_TOKEN', () => {
   it('are off by default', () => {

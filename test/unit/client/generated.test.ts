@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { CLIENT_DIR, generateClientFiles } from '../../scripts/client/generate.ts';
+import { CLIENT_DIR, generateClientFiles } from '../../../scripts/client/generate.ts';
 
 describe('the checked-in typed client', () => {
   it('client/openapi.json and client/schema.d.ts match the OpenAPI document (run npm run client)', async () => {

@@ -6,10 +6,10 @@ import {
   assertPlanReaches,
   fieldsWithoutPlan,
   ruleFor,
-} from '../../gateway/auth/plan-access.ts';
-import { FIELD_LIMITS } from '../../gateway/limits/policy.ts';
-import { apiSchema } from '../../gateway/supergraph.ts';
-import { RECORD_TYPES } from '../../subgraphs/index.ts';
+} from '../../../gateway/auth/plan-access.ts';
+import { FIELD_LIMITS } from '../../../gateway/limits/policy.ts';
+import { apiSchema } from '../../../gateway/supergraph.ts';
+import { RECORD_TYPES } from '../../../subgraphs/index.ts';
 
 const api = apiSchema();
 

@@ -2,7 +2,7 @@ import { isEnumType, isInputObjectType, isInterfaceType, isIntrospectionType, is
 import { isSpecifiedScalarType } from 'graphql';
 import type { GraphQLNamedType } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { apiSchema } from '../../gateway/supergraph.ts';
+import { apiSchema } from '../../../gateway/supergraph.ts';
 
 /** Each element of a type that introspection shows a description for, named as a client would look it up. */
 function elements(type: GraphQLNamedType): { name: string; description: string | null | undefined }[] {

@@ -7,8 +7,8 @@ import {
   RETRY_WINDOW_MS,
   nextAttemptAt,
   retryAfterMs,
-} from '../../subgraphs/platform/webhooks/backoff.ts';
-import { newWebhookSecret, signDelivery } from '../../subgraphs/platform/webhooks/signing.ts';
+} from '../../../subgraphs/platform/webhooks/backoff.ts';
+import { newWebhookSecret, signDelivery } from '../../../subgraphs/platform/webhooks/signing.ts';
 
 describe('signed deliveries, verified by a real receiver with the standardwebhooks package', () => {
   const current = newWebhookSecret();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { mergePartialRun } from '../../scripts/bench/merge.ts';
-import type { Measurement } from '../../scripts/bench/measure.ts';
-import type { ScaleResult } from '../../scripts/bench/report.ts';
+import { mergePartialRun } from '../../../scripts/bench/merge.ts';
+import type { Measurement } from '../../../scripts/bench/measure.ts';
+import type { ScaleResult } from '../../../scripts/bench/report.ts';
 
 const line = (name: string, detail: string, p95: number): Measurement => ({
   name,

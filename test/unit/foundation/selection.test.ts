@@ -1,7 +1,7 @@
 import { buildSchema, graphql } from 'graphql';
 import type { GraphQLResolveInfo } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { executesPath } from '../../subgraphs/platform/selection.ts';
+import { executesPath } from '../../../subgraphs/platform/selection.ts';
 
 /** What `executesPath` says of `lead.evidence` for an operation, read inside a real graphql-js execution. */
 async function executesEvidence(source: string, variableValues: Record<string, unknown> = {}): Promise<boolean> {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DestinationRefused, resolveDestination } from '../../subgraphs/platform/webhooks/destination.ts';
+import { DestinationRefused, resolveDestination } from '../../../subgraphs/platform/webhooks/destination.ts';
 
 /** A resolver that answers from a table, as a DNS server pointed at an internal address would. */
 const dns = (answers: Record<string, string[]>) => async (host: string) => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { createFieldLimiter } from '../../gateway/limits/field-limits.ts';
-import { FIELD_LIMITS } from '../../gateway/limits/policy.ts';
-import { MemoryCounterStore } from '../../gateway/limits/store.ts';
-import type { Viewer } from '../../subgraphs/platform/context.ts';
+import { createFieldLimiter } from '../../../gateway/limits/field-limits.ts';
+import { FIELD_LIMITS } from '../../../gateway/limits/policy.ts';
+import { MemoryCounterStore } from '../../../gateway/limits/store.ts';
+import type { Viewer } from '../../../subgraphs/platform/context.ts';
 
 describe('per-field limits of expensive fields (graphql-rate-limit)', () => {
   const viewer = (accountId: string): Viewer => ({ accountId, plan: 'institutional', mode: 'live' });

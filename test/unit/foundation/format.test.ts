@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatRevenue } from '../../subgraphs/platform/format.ts';
+import { formatRevenue } from '../../../subgraphs/platform/format.ts';
 
 describe('formatRevenue', () => {
   it.each([

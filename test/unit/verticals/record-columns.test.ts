@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { RECORD_TYPES } from '../../subgraphs/index.ts';
-import { scalarFields } from '../../subgraphs/verticals/record-type/columns.ts';
+import { RECORD_TYPES } from '../../../subgraphs/index.ts';
+import { scalarFields } from '../../../subgraphs/verticals/record-type/columns.ts';
 
 describe('the columns a loader of records writes', () => {
   it.each(RECORD_TYPES.map((type) => [type.name, type]))(
