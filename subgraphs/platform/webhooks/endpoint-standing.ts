@@ -1,20 +1,20 @@
 import type { SqlClient } from '../database.ts';
 
-/**
- * Whether an endpoint may be sent anything: enabled, not suspended by its account's plan or standing, and verified
- * at the URL it has now (docs/webhooks.md "Verification" and "Plan changes"). `w` names the endpoint row.
- */
-export const endpointActive = (w: string) =>
-  `(${w}.enabled AND ${w}.suspended_reason IS NULL AND ${w}.verified_url IS NOT DISTINCT FROM ${w}.url)`;
+/** Whether endpoint `w` may be sent something at all: enabled, and not suspended by its account's plan or standing. */
+const endpointReachable = (w: string) => `${w}.enabled AND ${w}.suspended_reason IS NULL`;
+
+/** Whether endpoint `w` is verified at the URL it has now (docs/webhooks.md "Verification"). */
+const endpointVerified = (w: string) => `${w}.verified_url IS NOT DISTINCT FROM ${w}.url`;
+
+/** Whether an endpoint may be sent anything (docs/webhooks.md "Verification" and "Plan changes"). */
+export const endpointActive = (w: string) => `(${endpointReachable(w)} AND ${endpointVerified(w)})`;
 
 /**
  * Whether the worker may send delivery `d` to endpoint `w`: an active endpoint takes anything, an unverified one
  * only its verification ping (a delivery queued before its URL changed waits until the new URL is verified).
  */
 export const endpointTakes = (w: string, d: string) =>
-  `(${w}.enabled AND ${w}.suspended_reason IS NULL
-    AND (${w}.verified_url IS NOT DISTINCT FROM ${w}.url
-         OR ${d}.purpose = 'verification'))`;
+  `(${endpointReachable(w)} AND (${endpointVerified(w)} OR ${d}.purpose = 'verification'))`;
 
 /** Why an account's endpoints are suspended: its plan does not reach webhooks, or the account is disabled. */
 export type SuspensionReason = 'plan_excludes_webhooks' | 'account_disabled';
