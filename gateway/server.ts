@@ -8,7 +8,6 @@ import { env } from '../subgraphs/platform/config.ts';
 import { logger } from '../subgraphs/platform/logger.ts';
 import { attachVerticalsHttp } from '../subgraphs/index.ts';
 import type { VerticalsHttpOptions } from '../subgraphs/index.ts';
-import { SUBGRAPHS } from '../subgraphs/index.ts';
 import { registerAccountRoutes } from './auth/account-routes.ts';
 import { registerAccountDashboard } from './account/routes.ts';
 import { registerGuard } from './access/guard.ts';
@@ -24,21 +23,20 @@ import { registerReadiness } from './readiness.ts';
 import { registerRequestDeadline } from './request-deadline.ts';
 import { registerApiReference } from './api-reference/route.ts';
 import { graphiqlPage, registerGraphiQLAssets, wantsGraphiQL } from './graphiql/route.ts';
-import { createGraphQLServer } from './graphql-server.ts';
-import { graphqlFastPath } from './graphql-fast-path.ts';
-import { graphqlRouteHandler } from './graphql-route.ts';
-import { persistedQueryOptions } from './persisted-queries.ts';
+import { createExecution } from './execution/execution.ts';
+import type { ExecutionOptions } from './execution/execution.ts';
+import { graphqlRouteHandler } from './graphql/route.ts';
+import { persistedQueryOptions } from './graphql/persisted-queries.ts';
 import { registerRequestTextCheck } from './input/request-text-check.ts';
 import { registerAnonymousLimits } from './access/anonymous-limit.ts';
 import { createLimits } from './limits/limits.ts';
 import type { Limits } from './limits/limits.ts';
 import { graphqlHttpBounds } from './limits/graphql-http-bounds.ts';
-import { operationGuardPlugin } from './access/operation-plugin.ts';
+import { operationGuard } from './access/operation-guard.ts';
 import { QUERY_LIMITS } from './limits/policy.ts';
 import { registerUsageRoute } from './auth/usage-route.ts';
 import { createUsageMeter } from './limits/usage-meter.ts';
 import { creditsLowPublisher } from './limits/credits-low.ts';
-import type { GraphQLServerOptions } from './graphql-server.ts';
 import { marketsRoutes } from './rest/markets-routes.ts';
 import { webhookRoutes } from './rest/webhook-routes.ts';
 import { registerRestRoutes } from './rest/register.ts';
@@ -79,7 +77,7 @@ declare module 'fastify' {
   }
 }
 
-export interface ServerOptions extends GraphQLServerOptions {
+export interface ServerOptions extends Omit<ExecutionOptions, 'guard' | 'persistedQueries'> {
   databases: Record<Mode, Database>;
   /** Rate-limit scheme, counter store and sandbox credits (from the environment unless given). */
   limits?: Limits;
@@ -106,11 +104,8 @@ export interface ServerOptions extends GraphQLServerOptions {
   metricsToken?: string;
   /** Fastify's `trustProxy`: whose X-Forwarded-For gives the client address (TRUST_PROXY unless given). */
   trustProxy?: TrustProxy;
-  /**
-   * With direct execution, whether POST /graphql answers a clean success without Apollo Server's pipeline
-   * (graphql-fast-path.ts). On unless told; tests turn it off to compare both paths.
-   */
-  graphqlFastPath?: boolean;
+  /** Every /graphql request answered by Apollo Server's HTTP handler (tests compare it with `execute`'s answers). */
+  graphqlThroughApolloOnly?: boolean;
   /** Whether anyone may create an account at /account (SIGNUP unless given). */
   signup?: 'open' | 'closed';
 }
@@ -128,16 +123,13 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     options.sessions ?? createSessionTokens({ secrets: env.JWT_SECRETS, ttlSeconds: env.JWT_TTL_SECONDS }),
     'api',
   );
-  const {
-    server: graphql,
-    schema,
-    inFlight,
-  } = await createGraphQLServer({
+  const execution = await createExecution({
     ...options,
-    plugins: [operationGuardPlugin(limits.checkFieldLimits)],
+    guard: operationGuard(limits.checkFieldLimits),
     // Shared by every gateway through Redis when the limits use it (REDIS_URL).
     persistedQueries: persistedQueryOptions(limits.store, Boolean(limits.options.redisUrl)),
   });
+  const { schema } = execution;
   const app = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
     ...frameworkErrorOptions,
@@ -195,21 +187,11 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     timeoutMs: options.readinessTimeoutMs ?? env.READINESS_TIMEOUT_MS,
   });
 
-  // With the subgraphs in this process, queries that one subgraph answers whole skip the gateway (rest/direct.ts,
-  // direct-execution.ts), and /graphql answers their clean successes without Apollo Server (graphql-fast-path.ts).
-  const executesDirectly = !options.subgraphUrls && (options.directExecution ?? true);
-  const subgraphs = [
-    { name: 'verticals', schema: SUBGRAPHS.verticals },
-    { name: 'markets', schema: SUBGRAPHS.markets },
-  ];
-  const answerDirectly =
-    executesDirectly && (options.graphqlFastPath ?? true)
-      ? graphqlFastPath({ apiSchema: schema, subgraphs, checkFieldLimits: limits.checkFieldLimits, inFlight })
-      : undefined;
-  const graphqlHandler = graphqlRouteHandler(graphql, contextFor, answerDirectly);
+  // /graphql and the REST shims are two channels over the one execution seam (gateway/execution).
+  const graphqlHandler = graphqlRouteHandler(execution, contextFor, { apolloOnly: options.graphqlThroughApolloOnly });
   // Size, batching and the operation's bounds are checked before Apollo Server parses and validates (limits/).
   const boundGraphQLRequest = graphqlHttpBounds(schema);
-  // Public: without a credential an operation may ask for the public fields only (access/operation-plugin.ts).
+  // Public: without a credential an operation may ask for the public fields only (access/operation-guard.ts).
   app.post(
     '/graphql',
     {
@@ -233,10 +215,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   registerGraphiQLAssets(app);
   await registerAccountDashboard(app, { control, limits, meter, passwords, signup: options.signup });
 
-  const direct = options.subgraphUrls
-    ? undefined
-    : { subgraphs, apiSchema: schema, checkFieldLimits: limits.checkFieldLimits, inFlight };
-  const restDependencies = { graphql, schema, contextFor, direct };
+  const restDependencies = { execution, contextFor };
   registerRestRoutes(app, verticalsRoutes, restDependencies);
   registerRestRoutes(app, marketsRoutes, restDependencies);
   registerRestRoutes(app, webhookRoutes, restDependencies);
@@ -272,7 +251,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   attachIngestSchedule(app, databases.live, options.ingest);
 
   app.addHook('onClose', async () => {
-    await graphql.stop();
+    await execution.apollo.stop();
     if (!options.limits) await limits.close();
   });
   return app;

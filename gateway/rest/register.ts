@@ -1,25 +1,21 @@
-import type { ApolloServer } from '@apollo/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Kind, parse } from 'graphql';
-import type { GraphQLFormattedError, GraphQLSchema, OperationDefinitionNode } from 'graphql';
+import type { GraphQLFormattedError, OperationDefinitionNode } from 'graphql';
 import type { RequestContext } from '../../subgraphs/platform/context.ts';
 import { BadRequestError } from '../../subgraphs/platform/errors.ts';
 import { errorBody, errorBodyOf } from '../../subgraphs/platform/error-body.ts';
-import { directRunner } from './direct.ts';
 import { ANONYMOUS_PLAN, fillOmitted, planVariants } from './plan-variants.ts';
-import type { DirectExecutionOptions } from './direct.ts';
+import type { Execution } from '../execution/execution.ts';
 import { sortValue } from './route.ts';
 import type { RestRoute } from './route.ts';
 import { coercerFor, variableTypes } from './variables.ts';
 import type { Coerce } from './variables.ts';
 
 export interface RestDependencies {
-  graphql: ApolloServer<RequestContext>;
-  schema: GraphQLSchema;
+  /** Runs each route's operation (gateway/execution). */
+  execution: Execution;
   /** Builds the request's context (authentication has already run in the request hooks). */
   contextFor: (request: FastifyRequest) => RequestContext;
-  /** In-process subgraphs that may answer a route's query without the gateway (see direct.ts). */
-  direct?: DirectExecutionOptions;
 }
 
 /** Registers each route of a table: parameters become variables, the operation runs, data becomes the body. */
@@ -30,9 +26,9 @@ export function registerRestRoutes(app: FastifyInstance, routes: readonly RestRo
       (definition): definition is OperationDefinitionNode => definition.kind === Kind.OPERATION_DEFINITION,
     );
     if (!operation) throw new Error(`${route.method} ${route.path}: the operation has no definition`);
-    const direct = deps.direct && directRunner(deps.direct, route.method, document, operation, route.operation);
-    const variants = route.omitFieldsAbovePlan ? planVariants(deps.schema, document) : undefined;
-    const types = variableTypes(deps.schema, operation);
+    const { execution } = deps;
+    const variants = route.omitFieldsAbovePlan ? planVariants(execution.schema, document) : undefined;
+    const types = variableTypes(execution.schema, operation);
     const coercers = new Map<string, Coerce>();
     for (const variable of [...Object.values(route.query ?? {}), ...Object.values(route.params ?? {})]) {
       const type = types.get(variable);
@@ -62,11 +58,13 @@ export function registerRestRoutes(app: FastifyInstance, routes: readonly RestRo
         };
         const contextValue = deps.contextFor(request);
         const variant = variants?.get(request.viewer?.plan ?? ANONYMOUS_PLAN);
-        const run = async (values: Record<string, unknown>) =>
-          variant
-            ? await throughGateway(deps.graphql, variant.operation, values, contextValue)
-            : ((await direct?.(values, contextValue)) ??
-              (await throughGateway(deps.graphql, route.operation, values, contextValue)));
+        const run = async (variables: Record<string, unknown>) => {
+          const request = variant
+            ? { query: variant.operation, variables }
+            : { query: route.operation, document, variables };
+          const { result, headers } = await execution.execute(request, contextValue);
+          return { ...result, headers };
+        };
         if (Object.keys(problems).length > 0) {
           // Ranges and formats are the resolver's to check: a read runs without the parameters refused here, so the
           // same answer names its problems too. A write never runs with a refused parameter.
@@ -109,20 +107,6 @@ function addResolverProblems(
   const { status, body } = first ? errorBodyOf(first) : { status: 200, body: undefined };
   if (status !== 400 || !body?.details) return;
   for (const [argument, problem] of Object.entries(body.details)) problems[restName(argument, parameterOf)] ??= problem;
-}
-
-async function throughGateway(
-  graphql: ApolloServer<RequestContext>,
-  query: string,
-  variables: Record<string, unknown>,
-  contextValue: RequestContext,
-) {
-  // The text, not the parsed document: Apollo Server would print a document on every call to find it in
-  // its cache of validated documents (seen in the bench's profiles); the text is hashed and found directly.
-  const response = await graphql.executeOperation({ query, variables }, { contextValue });
-  if (response.body.kind !== 'single') throw new Error('incremental delivery is not used by REST routes');
-  const { data, errors } = response.body.singleResult;
-  return { data, errors, headers: response.http.headers };
 }
 
 /** The variables of the parameters that have the right type; the others' problems are added to `details`. */

@@ -7,7 +7,7 @@ import { REPORT_CONTENT_TYPES, REPORT_DOWNLOAD_ROUTE } from '../../subgraphs/ind
 import type { ReportFileSender } from '../../subgraphs/index.ts';
 import { z } from 'zod';
 import { assertPlanReaches } from '../auth/plan-access.ts';
-import { subgraphRequestHeaders, subgraphUnreachable } from '../subgraph-requests.ts';
+import { subgraphRequestHeaders, subgraphUnreachable } from '../execution/subgraph-requests.ts';
 import { defineRoute } from './define-route.ts';
 
 /** The file's own headers; the gateway adds its usual ones (request id, rate limits, CORS) as on any route. */

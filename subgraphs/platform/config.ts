@@ -78,7 +78,7 @@ const environmentSchema = z.object({
   REDIS_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(2_000),
   REDIS_COMMAND_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(1_000),
   SUBGRAPH_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(12_000),
-  // `off`: identical subgraph queries in flight each run on their own (gateway/in-flight-fetches.ts); for measuring.
+  // `off`: identical subgraph queries in flight each run on their own (gateway/execution/in-flight-fetches.ts); for measuring.
   DEDUPLICATE_IN_FLIGHT: z
     .enum(['on', 'off'])
     .default('on')

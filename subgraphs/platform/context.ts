@@ -14,7 +14,7 @@ export interface Viewer {
 
 /**
  * The context every resolver sees. In one process the gateway hands the same object to both subgraphs
- * (gateway/local-data-source.ts, and the direct paths), so per-request caches are keyed by subgraph in `loaders`.
+ * (gateway/execution/local-data-source.ts, and whole-subgraph.ts), so per-request caches are keyed by subgraph in `loaders`.
  */
 export interface RequestContext {
   viewer: Viewer | null;

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execute, parse } from 'graphql';
 import type { DocumentNode, ExecutionResult } from 'graphql';
-import { executeCompiled } from '../../gateway/compiled-execution.ts';
-import { wholeSubgraphOf } from '../../gateway/whole-subgraph.ts';
+import { executeCompiled } from '../../gateway/execution/compiled-execution.ts';
+import { wholeSubgraphOf } from '../../gateway/execution/whole-subgraph.ts';
 import { SUBGRAPHS } from '../../subgraphs/index.ts';
 import type { SubgraphName } from '../../subgraphs/index.ts';
 import type { RequestContext } from '../../subgraphs/platform/context.ts';
@@ -12,7 +12,7 @@ import type { TestDatabases } from '../support/databases.ts';
 import { REST_QUERY_ROUTES, requiredVariables } from '../support/rest-queries.ts';
 
 /**
- * In-process subgraph operations run compiled by graphql-jit once they recur (gateway/compiled-execution.ts).
+ * In-process subgraph operations run compiled by graphql-jit once they recur (gateway/execution/compiled-execution.ts).
  * The answer must be graphql-js's, byte for byte, data and errors alike: for every query of the REST tables, the
  * errors a resolver raises, and the `_entities` fetches the query planner sends.
  */

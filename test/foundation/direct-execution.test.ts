@@ -1,32 +1,33 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApolloServer } from '@apollo/server';
 import { parse } from 'graphql';
-import { createGraphQLServer } from '../../gateway/graphql-server.ts';
-import { wholeSubgraphOf } from '../../gateway/whole-subgraph.ts';
-import { SUBGRAPHS } from '../../subgraphs/index.ts';
-import type { SubgraphName } from '../../subgraphs/index.ts';
+import { createExecution } from '../../gateway/execution/execution.ts';
+import type { Execution } from '../../gateway/execution/execution.ts';
+import { IN_PROCESS_SUBGRAPHS, wholeSubgraphOf } from '../../gateway/execution/whole-subgraph.ts';
 import type { RequestContext } from '../../subgraphs/platform/context.ts';
 import { createTestDatabases } from '../support/databases.ts';
 import type { TestDatabases } from '../support/databases.ts';
 import { REST_QUERY_ROUTES, requiredVariables } from '../support/rest-queries.ts';
 
 /**
- * /graphql answers a query that one in-process subgraph answers whole on that subgraph's schema, without the
- * query planner (gateway/direct-execution.ts). The answer must be the planned one, byte for byte: data, errors
- * and status, for every query of the REST tables and for the errors a client can cause.
+ * A query that one in-process subgraph answers whole runs on that subgraph's schema, without the query planner
+ * (gateway/execution/execution.ts), whether `execute` runs it or Apollo Server's gateway executor does. The answer
+ * must be the planned one, byte for byte: data, errors and status, for every query of the REST tables and for the
+ * errors a client can cause.
  */
 let store: TestDatabases;
-let direct: ApolloServer<RequestContext>;
-let planned: ApolloServer<RequestContext>;
+let direct: Execution;
+let planned: Execution;
 
 beforeAll(async () => {
   store = await createTestDatabases({ sandboxScale: 300 });
-  direct = (await createGraphQLServer({ directExecution: true })).server;
-  planned = (await createGraphQLServer({ directExecution: false })).server;
+  // Every operation allowed: the guard is tested on its own (test/limits, test/auth); here only execution differs.
+  const guard = async () => undefined;
+  direct = await createExecution({ directExecution: true, guard });
+  planned = await createExecution({ directExecution: false, guard });
 });
 afterAll(async () => {
-  await direct?.stop();
-  await planned?.stop();
+  await direct?.apollo.stop();
+  await planned?.apollo.stop();
   await store?.drop();
 });
 
@@ -36,14 +37,27 @@ const context = (): RequestContext => ({
   loaders: new Map(),
 });
 
-async function answer(server: ApolloServer<RequestContext>, query: string, variables: Record<string, unknown>) {
-  const response = await server.executeOperation({ query, variables }, { contextValue: context() });
+/** The answer of Apollo Server (its gateway executor) or of `execute`, its fields in the order HTTP writes them. */
+async function answer(
+  execution: Execution,
+  query: string,
+  variables: Record<string, unknown>,
+  via: 'apollo' | 'execute' = 'apollo',
+) {
+  if (via === 'execute') {
+    const { status, result } = await execution.execute({ query, variables }, context());
+    return {
+      status,
+      body: JSON.stringify({ errors: result.errors, data: result.data, extensions: result.extensions }),
+    };
+  }
+  const response = await execution.apollo.executeOperation({ query, variables }, { contextValue: context() });
   if (response.body.kind !== 'single') throw new Error('expected a single result');
-  return { status: response.http.status ?? 200, body: JSON.stringify(response.body.singleResult) };
+  const { errors, data, extensions } = response.body.singleResult;
+  return { status: response.http.status ?? 200, body: JSON.stringify({ errors, data, extensions }) };
 }
 
-const subgraphs = (Object.keys(SUBGRAPHS) as SubgraphName[]).map((name) => ({ name, schema: SUBGRAPHS[name] }));
-const answeredWhole = (query: string) => wholeSubgraphOf(subgraphs, parse(query))?.name;
+const answeredWhole = (query: string) => wholeSubgraphOf(IN_PROCESS_SUBGRAPHS, parse(query))?.name;
 
 /** The planned path's `data` for an operation without variables. */
 const plannedData = async (operation: string) => JSON.parse((await answer(planned, operation, {})).body).data;
@@ -54,11 +68,13 @@ describe('direct execution of /graphql queries', () => {
     for (const route of REST_QUERY_ROUTES) {
       const variables = await requiredVariables(route.path, store.databases.sandbox, plannedData);
       if (answeredWhole(route.operation)) whole += 1;
-      const [directly, viaPlan] = [
+      const [directly, viaPlan, executed] = [
         await answer(direct, route.operation, variables),
         await answer(planned, route.operation, variables),
+        await answer(direct, route.operation, variables, 'execute'),
       ];
       expect(directly, `${route.method} ${route.path}`).toEqual(viaPlan);
+      expect(executed, `${route.method} ${route.path} through execute`).toEqual(viaPlan);
       expect(viaPlan.body, route.path).toContain('"data"');
     }
     // So the comparison is not vacuous: the direct path answered them (33 of 33 today).
@@ -92,6 +108,7 @@ describe('direct execution of /graphql queries', () => {
   ])('answers %s as the planned path does', async (_name, query, variables) => {
     const [directly, viaPlan] = [await answer(direct, query, variables), await answer(planned, query, variables)];
     expect(directly).toEqual(viaPlan);
+    expect(await answer(direct, query, variables, 'execute')).toEqual(viaPlan);
   });
 
   it('takes the direct path only for queries one subgraph answers whole', () => {

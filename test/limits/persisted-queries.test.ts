@@ -10,7 +10,7 @@ import { createAccount, createApiKey } from '../../gateway/auth/api-keys.ts';
 import { createLimits } from '../../gateway/limits/limits.ts';
 import type { Limits } from '../../gateway/limits/limits.ts';
 import { MemoryCounterStore } from '../../gateway/limits/store.ts';
-import { PERSISTED_QUERIES, StoreKeyValueCache } from '../../gateway/persisted-queries.ts';
+import { PERSISTED_QUERIES, StoreKeyValueCache } from '../../gateway/graphql/persisted-queries.ts';
 import { createServer } from '../../gateway/server.ts';
 import { createTestDatabases } from '../support/databases.ts';
 import type { TestDatabases } from '../support/databases.ts';

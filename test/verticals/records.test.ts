@@ -503,7 +503,7 @@ describe('GraphQL: the records and their relations', () => {
       await service.graphql(RELATIONS, { perPage }, sandboxKey);
       return readsOf(service.queries, 'companies', 'contacts', 'properties', 'owners', 'attorneys', 'firms').length;
     };
-    // A document runs compiled from its second execution on (gateway/compiled-execution.ts), and graphql-jit
+    // A document runs compiled from its second execution on (gateway/execution/compiled-execution.ts), and graphql-jit
     // batches this query's relation loads in other rounds than graphql-js: both measured calls run compiled.
     await statements(5);
     const few = await statements(5);

@@ -4,8 +4,8 @@ import { parse, validate } from 'graphql';
 import { Supergraph, isCompositeType, operationFromDocument } from '@apollo/federation-internals';
 import type { CompositeType, Operation, SelectionSet, Type } from '@apollo/federation-internals';
 import { apiSchema, readSupergraph } from '../../../gateway/supergraph.ts';
-import { apolloResultShaping, installResultShaping, shapeResponse } from '../../../gateway/result-shaping.ts';
-import type { ComputeResponseArgs } from '../../../gateway/result-shaping.ts';
+import { apolloResultShaping, installResultShaping, shapeResponse } from '../../../gateway/execution/result-shaping.ts';
+import type { ComputeResponseArgs } from '../../../gateway/execution/result-shaping.ts';
 
 // Apollo Gateway's own pass, the reference every case is held to.
 const apollo = apolloResultShaping();

@@ -1,14 +1,29 @@
-import { TypeInfo, getVariableValues, validate, visit, visitWithTypeInfo } from 'graphql';
+import {
+  GraphQLError,
+  OperationTypeNode,
+  TypeInfo,
+  getVariableValues,
+  validate,
+  visit,
+  visitWithTypeInfo,
+} from 'graphql';
 import type { DocumentNode, ExecutionResult, GraphQLSchema, OperationDefinitionNode } from 'graphql';
-import type { RequestContext } from '../subgraphs/platform/context.ts';
+import { SUBGRAPHS } from '../../subgraphs/index.ts';
+import type { SubgraphName } from '../../subgraphs/index.ts';
+import type { RequestContext } from '../../subgraphs/platform/context.ts';
 import { executeCompiled } from './compiled-execution.ts';
 import type { InFlightFetches, SubgraphResponse } from './in-flight-fetches.ts';
 
 /** A subgraph executed in the gateway's process. */
 export interface InProcessSubgraph {
-  name: string;
+  name: SubgraphName;
   schema: GraphQLSchema;
 }
+
+/** Every subgraph, in process: the one list the gateway's execution and the tests use. */
+export const IN_PROCESS_SUBGRAPHS: readonly InProcessSubgraph[] = (Object.keys(SUBGRAPHS) as SubgraphName[]).map(
+  (name) => ({ name, schema: SUBGRAPHS[name] }),
+);
 
 /**
  * The in-process subgraph that answers `document` whole, if one does: the document is valid against its schema,
@@ -29,7 +44,7 @@ export function wholeSubgraphOf(
 /**
  * `wholeSubgraphOf`, remembered per document object: callers keep their parsed documents (Apollo Server's document
  * store, `parsedDocument`), so a recurring operation is decided once. `admits` is a further condition on the
- * document (the /graphql fast path's validation against the API schema), remembered with it.
+ * document (`execute`'s validation against the API schema), remembered with it.
  */
 export function rememberedWholeSubgraph(
   subgraphs: readonly InProcessSubgraph[],
@@ -69,20 +84,25 @@ function needsAnotherSchema(schema: GraphQLSchema, document: DocumentNode): bool
   return needed;
 }
 
-/** Whether the subgraph takes these variables; when it would not, the gateway's path answers with its own error. */
-export function acceptsVariables(
-  subgraph: InProcessSubgraph,
+/**
+ * The subgraph that answers this operation whole, with these variables, if one does: a query (mutations keep the
+ * gateway's order and in-flight rules) whose document one subgraph answers whole, with variables that subgraph
+ * takes (when it would not, the planned path answers with the gateway's own error).
+ */
+export function wholeSubgraphFor(
+  subgraphOf: (document: DocumentNode) => InProcessSubgraph | undefined,
+  document: DocumentNode,
   operation: OperationDefinitionNode,
   variables: Record<string, unknown>,
-): boolean {
-  return !getVariableValues(subgraph.schema, operation.variableDefinitions ?? [], variables).errors;
+): InProcessSubgraph | undefined {
+  if (operation.operation !== OperationTypeNode.QUERY) return undefined;
+  const subgraph = subgraphOf(document);
+  if (!subgraph || getVariableValues(subgraph.schema, operation.variableDefinitions ?? [], variables).errors)
+    return undefined;
+  return subgraph;
 }
 
-/**
- * Executes a document the subgraph answers whole, sharing an identical execution in flight as planned fetches do
- * (in-flight-fetches.ts), compiled once it recurs (compiled-execution.ts). In process errors are GraphQLError objects.
- */
-/** An operation for a subgraph that answers it whole, with the variables it accepts (acceptsVariables). */
+/** An operation for a subgraph that answers it whole, with the variables it takes (wholeSubgraphFor). */
 export interface WholeOperation {
   document: DocumentNode;
   text: string;
@@ -90,6 +110,10 @@ export interface WholeOperation {
   variables: Record<string, unknown>;
 }
 
+/**
+ * Executes a document the subgraph answers whole, sharing an identical execution in flight as planned fetches do
+ * (in-flight-fetches.ts), compiled once it recurs (compiled-execution.ts). In process errors are GraphQLError objects.
+ */
 export async function executeWhole(
   subgraph: InProcessSubgraph,
   inFlight: InFlightFetches,
@@ -97,7 +121,7 @@ export async function executeWhole(
   context: RequestContext,
 ): Promise<ExecutionResult> {
   const { document, text, operationName, variables } = operation;
-  return (await inFlight.fetch(
+  const result = (await inFlight.fetch(
     subgraph.name,
     { kind: 'incoming operation', request: { query: text, variables, operationName }, context } as never,
     async () =>
@@ -110,4 +134,11 @@ export async function executeWhole(
       })) as SubgraphResponse,
     document,
   )) as ExecutionResult;
+  if (!result.errors?.length) return result;
+  // As the gateway passes a subgraph's errors on: message, path and extensions, without the subgraph's locations.
+  const errors = result.errors.map(
+    (error) =>
+      new GraphQLError(error.message, { path: error.path, extensions: error.extensions, originalError: error }),
+  );
+  return { ...result, errors };
 }

@@ -9,7 +9,7 @@ import {
 } from '@apollo/federation-internals';
 import type { CompositeType, Operation, Schema, Selection, SelectionSet, Type } from '@apollo/federation-internals';
 import type { GraphQLError } from 'graphql';
-import { logger } from '../subgraphs/platform/logger.ts';
+import { logger } from '../../subgraphs/platform/logger.ts';
 
 /**
  * Apollo Gateway's last step for a planned query, `computeResponse` (@apollo/gateway/dist/resultShaping.js),

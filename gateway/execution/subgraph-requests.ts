@@ -1,8 +1,8 @@
-import type { Viewer } from '../subgraphs/platform/context.ts';
-import { ServiceUnavailableError } from '../subgraphs/platform/errors.ts';
-import { currentRequestId } from '../subgraphs/platform/request-scope.ts';
-import { REQUEST_ID_HEADER } from '../subgraphs/platform/http/request-id.ts';
-import { SUBGRAPH_SECRET_HEADER, VIEWER_HEADER } from '../subgraphs/platform/http/subgraph-protocol.ts';
+import type { Viewer } from '../../subgraphs/platform/context.ts';
+import { ServiceUnavailableError } from '../../subgraphs/platform/errors.ts';
+import { currentRequestId } from '../../subgraphs/platform/request-scope.ts';
+import { REQUEST_ID_HEADER } from '../../subgraphs/platform/http/request-id.ts';
+import { SUBGRAPH_SECRET_HEADER, VIEWER_HEADER } from '../../subgraphs/platform/http/subgraph-protocol.ts';
 
 /**
  * What every request to a subgraph service carries: the shared secret, the viewer the gateway verified (the

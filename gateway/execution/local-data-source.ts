@@ -1,7 +1,7 @@
 import type { GraphQLDataSource, GraphQLDataSourceProcessOptions } from '@apollo/gateway';
 import { parse, validate } from 'graphql';
 import type { DocumentNode, GraphQLSchema } from 'graphql';
-import type { RequestContext } from '../subgraphs/platform/context.ts';
+import type { RequestContext } from '../../subgraphs/platform/context.ts';
 import { executeCompiled } from './compiled-execution.ts';
 import type { InFlightFetches, SubgraphResponse } from './in-flight-fetches.ts';
 

@@ -1,7 +1,7 @@
 import type { GraphQLDataSource, GraphQLDataSourceProcessOptions } from '@apollo/gateway';
 import { Kind, OperationTypeNode, parse } from 'graphql';
 import type { DocumentNode } from 'graphql';
-import type { RequestContext } from '../subgraphs/platform/context.ts';
+import type { RequestContext } from '../../subgraphs/platform/context.ts';
 
 export type SubgraphResponse = Awaited<ReturnType<GraphQLDataSource<RequestContext>['process']>>;
 

@@ -1,7 +1,7 @@
 import type { PersistedQueryOptions } from '@apollo/server';
-import { logger } from '../subgraphs/platform/logger.ts';
-import { StoreUnavailableError } from './limits/store.ts';
-import type { CounterStore } from './limits/store.ts';
+import { logger } from '../../subgraphs/platform/logger.ts';
+import { StoreUnavailableError } from '../limits/store.ts';
+import type { CounterStore } from '../limits/store.ts';
 
 type KeyValueCache = NonNullable<PersistedQueryOptions['cache']>;
 
