@@ -3950,9 +3950,9 @@ export interface operations {
     CongressionalTrades: {
         parameters: {
             query?: {
+                ticker?: string;
                 chamber?: "house" | "senate";
                 party?: "D" | "R" | "I";
-                ticker?: string;
                 trade_type?: "purchase" | "sale" | "sale_partial" | "exchange";
                 member?: string;
                 committee?: string;

@@ -1,4 +1,5 @@
 import { bodyVariables } from './body-variables.ts';
+import { fieldRoute } from './field-route.ts';
 import { PAGE_INFO, offsetTotals } from './envelopes.ts';
 import type { OffsetPage } from './envelopes.ts';
 import type { RestRoute } from './route.ts';
@@ -34,8 +35,6 @@ const YIELD_CURVE_FIELDS = `date y3m y2 y5 y10 y30 spread_2_10: spread2To10 inve
 const WATCHLIST_FIELDS = `ticker company_name: companyName added_at: addedAt quote { ${QUOTE_FIELDS} }
   latest_signal: latestSignal { ${SIGNAL_FIELDS} } latest_congressional_trade: latestCongressionalTrade { ${TRADE_FIELDS} }`;
 
-const PAGING = { page: 'page', limit: 'limit' };
-
 const watchlistEntryBody = bodyVariables(
   {
     ticker: { variable: 'ticker', type: 'string' },
@@ -54,148 +53,96 @@ function tradeList(page: OffsetPage<unknown>) {
   return { trades: page.nodes, ...offsetTotals(page), count: page.nodes.length };
 }
 
-const removeFromWatchlist = (method: 'GET' | 'DELETE'): RestRoute => ({
-  method,
-  path: '/api/watchlist/:ticker',
-  operation: `mutation RemoveWatchlistEntry($ticker: String!) {
-    removeWatchlistEntry(input: { ticker: $ticker }) { ticker removed }
-  }`,
-  params: { ticker: 'ticker' },
-  respond: (data) => data.removeWatchlistEntry,
-});
+const removeFromWatchlist = (method: 'GET' | 'DELETE'): RestRoute =>
+  fieldRoute({
+    method,
+    path: '/api/watchlist/:ticker',
+    field: 'removeWatchlistEntry',
+    selection: 'ticker removed',
+    respond: (data) => data.removeWatchlistEntry,
+  });
 
-/** The `/api` routes of the market-intelligence document (docs/contract/market-intelligence-api.md). */
+/**
+ * The `/api` routes of the market-intelligence document (docs/contract/market-intelligence-api.md). Each runs one
+ * root field; its parameters are the field's arguments (rest/field-route.ts), named otherwise only where the
+ * document does.
+ */
 export const marketsRoutes: RestRoute[] = [
-  {
-    method: 'GET',
+  fieldRoute({
     path: '/api/signals',
-    operation: `query Signals($ticker: String, $signalType: SignalType, $sentiment: Sentiment, $page: Int, $limit: Int) {
-      signals(ticker: $ticker, signalType: $signalType, sentiment: $sentiment, page: $page, limit: $limit) {
-        nodes { ${SIGNAL_FIELDS} } ${PAGE_INFO}
-      }
-    }`,
+    field: 'signals',
+    selection: `nodes { ${SIGNAL_FIELDS} } ${PAGE_INFO}`,
     // Both documented names of the type filter are accepted (docs/design.md).
-    query: { ticker: 'ticker', signal_type: 'signalType', type: 'signalType', sentiment: 'sentiment', ...PAGING },
+    alsoAccepted: { type: 'signalType' },
     respond: (data) => signalList(data.signals as OffsetPage<unknown>),
-  },
-  {
-    method: 'GET',
+  }),
+  fieldRoute({
     path: '/api/signals/ticker/:ticker',
-    operation: `query TickerSignals($ticker: String!, $page: Int, $limit: Int) {
-      tickerSignals(ticker: $ticker, page: $page, limit: $limit) { nodes { ${SIGNAL_FIELDS} } ${PAGE_INFO} }
-      view: ticker(symbol: $ticker) { ticker }
-    }`,
-    params: { ticker: 'ticker' },
-    query: PAGING,
+    field: 'tickerSignals',
+    selection: `nodes { ${SIGNAL_FIELDS} } ${PAGE_INFO}`,
+    alongside: 'view: ticker(symbol: $ticker) { ticker }',
     respond: (data) => ({
       ticker: (data.view as { ticker: string }).ticker,
       ...signalList(data.tickerSignals as OffsetPage<unknown>),
     }),
-  },
-  {
-    method: 'GET',
+  }),
+  fieldRoute({
     path: '/api/signals/macro/yield-curve',
-    operation: `query YieldCurve($date: String) { yieldCurve(date: $date) { ${YIELD_CURVE_FIELDS} } }`,
-    query: { date: 'date' },
+    field: 'yieldCurve',
+    selection: YIELD_CURVE_FIELDS,
     respond: (data) => ({ yield_curve: data.yieldCurve }),
-  },
-  {
-    method: 'GET',
+  }),
+  fieldRoute({
     path: '/api/signals/macro/indicators',
-    operation: `query MacroIndicators {
-      macroIndicators { series_id: seriesId name unit value date previous_value: previousValue
-        previous_date: previousDate change }
-    }`,
+    field: 'macroIndicators',
+    selection: `series_id: seriesId name unit value date previous_value: previousValue previous_date: previousDate
+      change`,
     respond: (data) => ({ indicators: data.macroIndicators }),
-  },
-  {
-    method: 'GET',
+  }),
+  fieldRoute({
     path: '/api/congressional-trades',
-    operation: `query CongressionalTrades($chamber: Chamber, $party: Party, $ticker: String, $tradeType: TradeType,
-      $member: String, $committee: String, $from: String, $to: String, $days: Int, $page: Int, $limit: Int) {
-      congressionalTrades(chamber: $chamber, party: $party, ticker: $ticker, tradeType: $tradeType, member: $member,
-        committee: $committee, from: $from, to: $to, days: $days, page: $page, limit: $limit) {
-        nodes { ${TRADE_FIELDS} } ${PAGE_INFO}
-      }
-    }`,
-    query: {
-      chamber: 'chamber',
-      party: 'party',
-      ticker: 'ticker',
-      trade_type: 'tradeType',
-      member: 'member',
-      committee: 'committee',
-      from: 'from',
-      to: 'to',
-      days: 'days',
-      ...PAGING,
-    },
+    field: 'congressionalTrades',
+    selection: `nodes { ${TRADE_FIELDS} } ${PAGE_INFO}`,
     respond: (data) => tradeList(data.congressionalTrades as OffsetPage<unknown>),
-  },
-  {
-    method: 'GET',
+  }),
+  fieldRoute({
     path: '/api/insider-trades',
-    operation: `query InsiderTrades($ticker: String, $insider: String, $transactionCode: String, $from: String,
-      $to: String, $page: Int, $limit: Int) {
-      insiderTrades(ticker: $ticker, insider: $insider, transactionCode: $transactionCode, from: $from, to: $to,
-        page: $page, limit: $limit) {
-        nodes { ${INSIDER_TRADE_FIELDS} } ${PAGE_INFO}
-      }
-    }`,
-    query: {
-      ticker: 'ticker',
-      insider: 'insider',
-      transaction_code: 'transactionCode',
-      from: 'from',
-      to: 'to',
-      ...PAGING,
-    },
+    field: 'insiderTrades',
+    selection: `nodes { ${INSIDER_TRADE_FIELDS} } ${PAGE_INFO}`,
     // The congressional trades' list form: `{trades, total, page, pages, count}` (docs/api.md).
     respond: (data) => tradeList(data.insiderTrades as OffsetPage<unknown>),
-  },
-  {
-    method: 'GET',
+  }),
+  fieldRoute({
     path: '/api/congressional-trades/summary',
-    operation: `query CongressionalTradesSummary($days: Int, $limit: Int) {
-      congressionalTradesSummary(days: $days, limit: $limit) {
-        days from total_trades: totalTrades
-        top_members: topMembers { bioguide_id: bioguideId member_name: memberName party chamber trades purchases sales }
-        top_tickers: topTickers { ticker trades purchases sales members }
-      }
-    }`,
-    query: { days: 'days', limit: 'limit' },
+    field: 'congressionalTradesSummary',
+    selection: `days from total_trades: totalTrades
+      top_members: topMembers { bioguide_id: bioguideId member_name: memberName party chamber trades purchases sales }
+      top_tickers: topTickers { ticker trades purchases sales members }`,
     respond: (data) => data.congressionalTradesSummary,
-  },
-  {
-    method: 'GET',
+  }),
+  fieldRoute({
     path: '/api/search',
     public: true,
     // Anonymous and analyst callers get the profile's fields the plan table leaves open; the rest are null.
     omitFieldsAbovePlan: true,
-    operation: `query TickerSearch($symbol: String) {
-      ticker(symbol: $symbol) {
-        ticker found profile { ${PROFILE_FIELDS} } quote { ${QUOTE_FIELDS} }
-        summary { signals_total: signalsTotal signals_bullish: signalsBullish signals_bearish: signalsBearish
-          signals_neutral: signalsNeutral congress_trades: congressTrades congress_buys: congressBuys
-          congress_sells: congressSells }
-        signals { ${SIGNAL_FIELDS} }
-        congressional_trades: congressionalTrades { ${TRADE_FIELDS} }
-      }
-    }`,
-    query: { q: 'symbol' },
+    field: 'ticker',
+    operationName: 'TickerSearch',
+    renamed: { q: 'symbol' },
+    selection: `ticker found profile { ${PROFILE_FIELDS} } quote { ${QUOTE_FIELDS} }
+      summary { signals_total: signalsTotal signals_bullish: signalsBullish signals_bearish: signalsBearish
+        signals_neutral: signalsNeutral congress_trades: congressTrades congress_buys: congressBuys
+        congress_sells: congressSells }
+      signals { ${SIGNAL_FIELDS} }
+      congressional_trades: congressionalTrades { ${TRADE_FIELDS} }`,
     respond: (data) => data.ticker,
-  },
-  {
-    method: 'GET',
+  }),
+  fieldRoute({
     path: '/api/search/members',
-    operation: `query MemberSearch($q: String, $limit: Int) {
-      members(q: $q, limit: $limit) {
-        similarity
-        member { bioguide_id: bioguideId name first_name: firstName last_name: lastName party chamber state district
-          committees trades_count: tradesCount }
-      }
-    }`,
-    query: { q: 'q', limit: 'limit' },
+    field: 'members',
+    operationName: 'MemberSearch',
+    selection: `similarity
+      member { bioguide_id: bioguideId name first_name: firstName last_name: lastName party chamber state district
+        committees trades_count: tradesCount }`,
     respond: (data) => {
       const matches = data.members as { similarity: number; member: Record<string, unknown> }[];
       return {
@@ -203,51 +150,44 @@ export const marketsRoutes: RestRoute[] = [
         count: matches.length,
       };
     },
-  },
-  {
-    method: 'GET',
+  }),
+  fieldRoute({
     path: '/api/leads/convergence',
-    operation: `query Convergence($limit: Int, $days: Int, $asOf: String, $evidence: Boolean = false) {
-      convergence(limit: $limit, days: $days, asOf: $asOf) {
-        window { from to days basis signals_from: signalsFrom signals_until: signalsUntil }
-        leads {
-          ticker company_name: companyName congress_buys: congressBuys total_signals: totalSignals
-          bullish_signals: bullishSignals bearish_signals: bearishSignals purchase_amount: purchaseAmount
-          congress_members: congressMembers score score_breakdown: scoreBreakdown { members purchases signals }
-          first_purchase_date: firstPurchaseDate last_purchase_date: lastPurchaseDate last_signal_at: lastSignalAt
-          purchases @include(if: $evidence) { id member_name: memberName bioguide_id: bioguideId party chamber trade_date: tradeDate
-            disclosure_date: disclosureDate amount_range: amountRange amount_low: amountLow amount_high: amountHigh }
-          signals @include(if: $evidence) { id signal_type: signalType sentiment materiality_score: materialityScore created_at: createdAt ai_summary: aiSummary }
-        }
-      }
-    }`,
-    query: { limit: 'limit', days: 'days', as_of: 'asOf', evidence: 'evidence' },
+    field: 'convergence',
+    extraVariables: { evidence: 'Boolean = false' },
+    selection: `window { from to days basis signals_from: signalsFrom signals_until: signalsUntil }
+      leads {
+        ticker company_name: companyName congress_buys: congressBuys total_signals: totalSignals
+        bullish_signals: bullishSignals bearish_signals: bearishSignals purchase_amount: purchaseAmount
+        congress_members: congressMembers score score_breakdown: scoreBreakdown { members purchases signals }
+        first_purchase_date: firstPurchaseDate last_purchase_date: lastPurchaseDate last_signal_at: lastSignalAt
+        purchases @include(if: $evidence) { id member_name: memberName bioguide_id: bioguideId party chamber trade_date: tradeDate
+          disclosure_date: disclosureDate amount_range: amountRange amount_low: amountLow amount_high: amountHigh }
+        signals @include(if: $evidence) { id signal_type: signalType sentiment materiality_score: materialityScore created_at: createdAt ai_summary: aiSummary }
+      }`,
     // The documented `{leads}`, with the window the leads were counted over beside it. Each lead's evidence
     // (its newest purchases and signals) is most of the answer's bytes and time: it comes with `evidence=true`.
     respond: (data) => {
       const { window, leads } = data.convergence as { window: unknown; leads: unknown };
       return { leads, window };
     },
-  },
-  {
-    method: 'GET',
+  }),
+  fieldRoute({
     path: '/api/watchlist',
-    operation: `query Watchlist($page: Int, $limit: Int) {
-      watchlist: watchlistPage(page: $page, limit: $limit) { nodes { ${WATCHLIST_FIELDS} } ${PAGE_INFO} }
-    }`,
-    query: PAGING,
+    field: 'watchlistPage',
+    alias: 'watchlist',
+    selection: `nodes { ${WATCHLIST_FIELDS} } ${PAGE_INFO}`,
     // `{watchlist, count}` as before (count: entries in this page, as for trades) with the list totals beside.
     respond: (data) => {
       const page = data.watchlist as OffsetPage<unknown>;
       return { watchlist: page.nodes, count: page.nodes.length, ...offsetTotals(page) };
     },
-  },
-  {
+  }),
+  fieldRoute({
     method: 'POST',
     path: '/api/watchlist',
-    operation: `mutation AddWatchlistEntry($input: AddWatchlistEntryInput!) {
-      addWatchlistEntry(input: $input) { created entry { ${WATCHLIST_FIELDS} } }
-    }`,
+    field: 'addWatchlistEntry',
+    selection: `created entry { ${WATCHLIST_FIELDS} }`,
     // JSON types checked here, so a wrong one is a 400 naming the field as sent; the rules stay in the resolver.
     body: watchlistEntryBody,
     createdWhen: (data) => (data.addWatchlistEntry as { created: boolean }).created,
@@ -255,62 +195,48 @@ export const marketsRoutes: RestRoute[] = [
       const { created, entry } = data.addWatchlistEntry as { created: boolean; entry: Record<string, unknown> };
       return { ...entry, created };
     },
-  },
+  }),
   // The document removes with GET; DELETE does the same (docs/design.md).
   removeFromWatchlist('GET'),
   removeFromWatchlist('DELETE'),
-  {
-    method: 'GET',
+  fieldRoute({
     path: '/api/enrich/:ticker',
-    operation: `query Enrich($ticker: String!) {
-      companyProfile(ticker: $ticker) {
-        ticker company_name: companyName sector industry market_cap: marketCap ceo description website employees
-        headquarters founded cik updated_at: updatedAt
-      }
-    }`,
-    params: { ticker: 'ticker' },
+    field: 'companyProfile',
+    operationName: 'Enrich',
+    selection: `ticker company_name: companyName sector industry market_cap: marketCap ceo description website
+      employees headquarters founded cik updated_at: updatedAt`,
     respond: (data) => data.companyProfile,
-  },
-  {
-    method: 'GET',
+  }),
+  fieldRoute({
     path: '/api/briefings',
-    operation: `query Briefings($page: Int, $limit: Int) {
-      briefings(page: $page, limit: $limit) {
-        nodes { date headline signals_count: signalsCount trades_count: tradesCount url } ${PAGE_INFO}
-      }
-    }`,
-    query: PAGING,
+    field: 'briefings',
+    selection: `nodes { date headline signals_count: signalsCount trades_count: tradesCount url } ${PAGE_INFO}`,
     respond: (data) => {
       const page = data.briefings as OffsetPage<unknown>;
       return { briefings: page.nodes, ...offsetTotals(page) };
     },
-  },
-  {
-    method: 'GET',
+  }),
+  fieldRoute({
     path: '/api/briefings/:date',
-    operation: `query Briefing($date: String!) { briefing(date: $date) { html } }`,
-    params: { date: 'date' },
+    field: 'briefing',
+    selection: 'html',
     contentType: 'text/html; charset=utf-8',
     respond: (data) => (data.briefing as { html: string }).html,
-  },
-  {
-    method: 'GET',
+  }),
+  fieldRoute({
     path: '/api/stats/public',
     public: true,
-    operation: `query PublicStats {
-      publicStats { congressional_trades: congressionalTrades signals_7d: signals7d members_tracked: membersTracked
-        tickers_tracked: tickersTracked last_updated: lastUpdated }
-    }`,
+    field: 'publicStats',
+    selection: `congressional_trades: congressionalTrades signals_7d: signals7d members_tracked: membersTracked
+      tickers_tracked: tickersTracked last_updated: lastUpdated`,
     respond: (data) => data.publicStats,
-  },
-  {
-    method: 'GET',
+  }),
+  fieldRoute({
     path: '/api/stats/sources',
     public: true,
-    operation: `query Sources {
-      sources { source cadence last_attempt: lastAttempt last_status: lastStatus last_error: lastError
-        last_success: lastSuccess newest_record: newestRecord records next_run: nextRun stale }
-    }`,
+    field: 'sources',
+    selection: `source cadence last_attempt: lastAttempt last_status: lastStatus last_error: lastError
+      last_success: lastSuccess newest_record: newestRecord records next_run: nextRun stale`,
     respond: (data) => ({ sources: data.sources }),
-  },
+  }),
 ];

@@ -1,23 +1,17 @@
-import { GraphQLEnumType, getNamedType } from 'graphql';
-import type { GraphQLField } from 'graphql';
+import { GraphQLEnumType } from 'graphql';
 import { NotFoundError } from '../../subgraphs/platform/errors.ts';
-import { selectionOf, snakeCase } from '../../subgraphs/platform/names.ts';
+import { selectionOf } from '../../subgraphs/platform/names.ts';
 import { RECORD_TYPES } from '../../subgraphs/index.ts';
 import type { RecordType } from '../../subgraphs/index.ts';
 import { apiSchema } from '../supergraph.ts';
 import { bodyVariables } from './body-variables.ts';
-import { PAGE_INFO, recordList } from './envelopes.ts';
+import { fieldRoute } from './field-route.ts';
+import { PAGE_INFO, pagedList, recordList } from './envelopes.ts';
 import type { OffsetPage } from './envelopes.ts';
 import type { RestRoute } from './route.ts';
 
 /** Each record type lives under /api/v1/<vertical>/<name>. */
 const recordPath = (type: RecordType) => `/api/v1/${type.vertical}/${type.name}`;
-
-function queryField(name: string): GraphQLField<unknown, unknown> {
-  const field = apiSchema().getQueryType()?.getFields()[name];
-  if (!field) throw new Error(`the API schema has no query field ${name}`);
-  return field;
-}
 
 /** An enum's values as the API schema declares them: what a JSON body field of that type accepts. */
 function enumValues(name: string): readonly string[] {
@@ -26,40 +20,31 @@ function enumValues(name: string): readonly string[] {
   return type.getValues().map((value) => value.name);
 }
 
-const operationName = (field: string) => field.charAt(0).toUpperCase() + field.slice(1);
-
 /**
  * A record list: every argument of the list field is a query parameter under its snake_case name
  * (`minEquity` → `min_equity`, `perPage` → `per_page`), so the filters, sorts and paging of a list are
  * declared once, in the subgraph.
  */
 function listRoute(type: RecordType): RestRoute {
-  const args = queryField(type.list).args;
-  const declarations = args.map((arg) => `$${arg.name}: ${getNamedType(arg.type).name}`).join(', ');
-  const passed = args.map((arg) => `${arg.name}: $${arg.name}`).join(', ');
-  return {
-    method: 'GET',
+  return fieldRoute({
     path: recordPath(type),
-    operation: `query ${operationName(type.list)}(${declarations}) {
-      ${type.list}(${passed}) { nodes { ${selectionOf(type.restFields)} } ${PAGE_INFO} }
-    }`,
-    query: Object.fromEntries(args.map((arg) => [snakeCase(arg.name), arg.name])),
-    respond: (data) => recordList(type.vertical)(data[type.list] as OffsetPage<unknown>),
-  };
+    field: type.list,
+    selection: `nodes { ${selectionOf(type.restFields)} } ${PAGE_INFO}`,
+    respond: (data) => recordList(type.vertical, data[type.list] as OffsetPage<unknown>),
+  });
 }
 
 /** One record by its prefixed id, in the list's record shape: `{success, vertical, data}`; unknown ids are a 404. */
 function recordRoute(type: RecordType): RestRoute {
-  return {
-    method: 'GET',
+  return fieldRoute({
     path: `${recordPath(type)}/:id`,
-    operation: `query ${operationName(type.one)}($id: String!) { ${type.one}(id: $id) { ${selectionOf(type.restFields)} } }`,
-    params: { id: 'id' },
+    field: type.one,
+    selection: selectionOf(type.restFields),
     respond: (data) => {
       if (!data[type.one]) throw new NotFoundError('The record');
       return { success: true, vertical: type.vertical, data: data[type.one] };
     },
-  };
+  });
 }
 
 const recordRoutes = RECORD_TYPES.flatMap((type) => [listRoute(type), recordRoute(type)]);
@@ -76,32 +61,20 @@ const LEAD_FIELDS = selectionOf({
   updated_at: 'updatedAt',
 });
 
-/** Leads and search hits span verticals: the list envelope without `vertical`. */
-function crossVerticalList(page: OffsetPage<unknown>) {
-  const { success, data, pagination } = recordList('b2b')(page);
-  return { success, data, pagination };
-}
-
 const one = (field: string) => (data: Record<string, unknown>) => ({ success: true, data: data[field] });
 
 const leadRoutes: RestRoute[] = [
-  {
-    method: 'GET',
+  fieldRoute({
     path: '/api/v1/leads',
-    operation: `query Leads($status: LeadStatus, $vertical: Vertical, $tag: String, $sort: LeadSort, $page: Int, $perPage: Int) {
-      leads(status: $status, vertical: $vertical, tag: $tag, sort: $sort, page: $page, perPage: $perPage) {
-        nodes { ${LEAD_FIELDS} } ${PAGE_INFO}
-      }
-    }`,
-    query: { status: 'status', vertical: 'vertical', tag: 'tag', sort: 'sort', page: 'page', per_page: 'perPage' },
-    respond: (data) => crossVerticalList(data.leads as OffsetPage<unknown>),
-  },
-  {
+    field: 'leads',
+    selection: `nodes { ${LEAD_FIELDS} } ${PAGE_INFO}`,
+    respond: (data) => pagedList(data.leads as OffsetPage<unknown>),
+  }),
+  fieldRoute({
     method: 'POST',
     path: '/api/v1/leads',
-    operation: `mutation SaveLead($recordId: String!, $notes: String, $tags: [String!]) {
-      saveLead(input: { recordId: $recordId, notes: $notes, tags: $tags }) { created lead { ${LEAD_FIELDS} } }
-    }`,
+    field: 'saveLead',
+    selection: `created lead { ${LEAD_FIELDS} }`,
     body: bodyVariables({
       record_id: { variable: 'recordId', type: 'string', required: true },
       notes: { variable: 'notes', type: 'string' },
@@ -110,51 +83,43 @@ const leadRoutes: RestRoute[] = [
     // 201 for a new lead, 200 with the existing one when the record was already saved.
     createdWhen: (data) => (data.saveLead as { created: boolean }).created,
     respond: (data) => ({ success: true, data: (data.saveLead as { lead: unknown }).lead }),
-  },
-  {
-    method: 'GET',
+  }),
+  fieldRoute({
     path: '/api/v1/leads/:id',
-    operation: `query Lead($id: String!) { lead(id: $id) { ${LEAD_FIELDS} } }`,
-    params: { id: 'id' },
+    field: 'lead',
+    selection: LEAD_FIELDS,
     respond: (data) => {
       if (!data.lead) throw new NotFoundError('The lead');
       return { success: true, data: data.lead };
     },
-  },
-  {
+  }),
+  fieldRoute({
     method: 'PATCH',
     path: '/api/v1/leads/:id',
-    operation: `mutation UpdateLead($id: String!, $status: LeadStatus, $notes: String, $tags: [String!]) {
-      updateLead(input: { id: $id, status: $status, notes: $notes, tags: $tags }) { ${LEAD_FIELDS} }
-    }`,
-    params: { id: 'id' },
+    field: 'updateLead',
+    selection: LEAD_FIELDS,
     body: bodyVariables({
       status: { variable: 'status', type: enumValues('LeadStatus') },
       notes: { variable: 'notes', type: 'string' },
       tags: { variable: 'tags', type: 'string[]' },
     }),
     respond: one('updateLead'),
-  },
-  {
+  }),
+  fieldRoute({
     method: 'DELETE',
     path: '/api/v1/leads/:id',
-    operation: `mutation DeleteLead($id: String!) { deleteLead(input: { id: $id }) { ${LEAD_FIELDS} } }`,
-    params: { id: 'id' },
+    field: 'deleteLead',
+    selection: LEAD_FIELDS,
     respond: one('deleteLead'),
-  },
+  }),
 ];
 
-const searchRoute: RestRoute = {
-  method: 'GET',
+const searchRoute = fieldRoute({
   path: '/api/v1/search',
-  operation: `query Search($q: String, $verticals: String, $page: Int, $perPage: Int) {
-    search(q: $q, verticals: $verticals, page: $page, perPage: $perPage) {
-      nodes { vertical type id title subtitle score } ${PAGE_INFO}
-    }
-  }`,
-  query: { q: 'q', verticals: 'verticals', page: 'page', per_page: 'perPage' },
-  respond: (data) => crossVerticalList(data.search as OffsetPage<unknown>),
-};
+  field: 'search',
+  selection: `nodes { vertical type id title subtitle score } ${PAGE_INFO}`,
+  respond: (data) => pagedList(data.search as OffsetPage<unknown>),
+});
 
 const REPORT_FIELDS = selectionOf({
   id: 'id',
@@ -175,14 +140,11 @@ const REPORT_FIELDS = selectionOf({
 
 /** Report jobs; the finished file streams from gateway/rest/report-download.ts (a file is no GraphQL value). */
 const reportRoutes: RestRoute[] = [
-  {
+  fieldRoute({
     method: 'POST',
     path: '/api/v1/reports/generate',
-    operation: `mutation GenerateReport($vertical: Vertical!, $recordType: ReportRecordType, $filters: JSON, $format: ReportFormat, $fields: [String!]) {
-      generateReport(input: { vertical: $vertical, recordType: $recordType, filters: $filters, format: $format, fields: $fields }) {
-        ${REPORT_FIELDS}
-      }
-    }`,
+    field: 'generateReport',
+    selection: REPORT_FIELDS,
     body: bodyVariables({
       vertical: { variable: 'vertical', type: enumValues('Vertical'), required: true },
       record_type: { variable: 'recordType', type: enumValues('ReportRecordType') },
@@ -193,26 +155,22 @@ const reportRoutes: RestRoute[] = [
     // Accepted, not done: the job runs in the background (GET /api/v1/reports/:id follows it).
     status: 202,
     respond: one('generateReport'),
-  },
-  {
-    method: 'GET',
+  }),
+  fieldRoute({
     path: '/api/v1/reports',
-    operation: `query Reports($status: ReportStatus, $sort: ReportSort, $page: Int, $perPage: Int) {
-      reports(status: $status, sort: $sort, page: $page, perPage: $perPage) { nodes { ${REPORT_FIELDS} } ${PAGE_INFO} }
-    }`,
-    query: { status: 'status', sort: 'sort', page: 'page', per_page: 'perPage' },
-    respond: (data) => crossVerticalList(data.reports as OffsetPage<unknown>),
-  },
-  {
-    method: 'GET',
+    field: 'reports',
+    selection: `nodes { ${REPORT_FIELDS} } ${PAGE_INFO}`,
+    respond: (data) => pagedList(data.reports as OffsetPage<unknown>),
+  }),
+  fieldRoute({
     path: '/api/v1/reports/:id',
-    operation: `query Report($id: String!) { report(id: $id) { ${REPORT_FIELDS} } }`,
-    params: { id: 'id' },
+    field: 'report',
+    selection: REPORT_FIELDS,
     respond: (data) => {
       if (!data.report) throw new NotFoundError('The report');
       return { success: true, data: data.report };
     },
-  },
+  }),
 ];
 
 /** The `/api/v1` routes of the verticals document (docs/contract/verticals-api.md). */

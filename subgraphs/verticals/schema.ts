@@ -1,6 +1,6 @@
 import { builder } from './builder.ts';
-// Every model file in records/ (the catalog loads them all), then what spans record types.
-import './record-type/catalog.ts';
+// Every model file (records/index.ts lists them), then what spans record types.
+import './records/index.ts';
 import './types/lead.ts';
 import './types/search.ts';
 import './types/report.ts';

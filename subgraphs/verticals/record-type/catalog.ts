@@ -1,28 +1,18 @@
-import { readdirSync } from 'node:fs';
+import { DECLARED_RECORD_TYPES } from '../records/index.ts';
 import { VERTICALS, VERTICAL_NAMES } from '../verticals.ts';
 import type { Vertical } from '../verticals.ts';
 import type { RecordType } from './define.ts';
 
-/**
- * Every record type: each file in records/ declares one (its default export), so a new record type is its model
- * file, its migration and its generator, with no list to keep in step. Ordered by vertical as the documents list
- * them, the vertical's primary records first: the order of REST routes, search sources and report types.
- */
-const directory = new URL('../records/', import.meta.url);
-const modules: { default: RecordType }[] = [];
-// One at a time, in file order: each import adds GraphQL types, and the schema's printed order must not vary.
-for (const file of readdirSync(directory)
-  .filter((name) => name.endsWith('.ts'))
-  .sort()) {
-  modules.push(await import(new URL(file, directory).href));
-}
-
 const rank = (type: RecordType) =>
   VERTICAL_NAMES.indexOf(type.vertical) * 2 + (VERTICALS[type.vertical].primary === type.name ? 0 : 1);
 
-export const RECORD_TYPES: readonly RecordType[] = modules
-  .map((module) => module.default)
-  .sort((a, b) => rank(a) - rank(b) || a.name.localeCompare(b.name));
+/**
+ * Every record type (records/index.ts lists them), ordered by vertical as the documents list them, the vertical's
+ * primary records first: the order of REST routes, search sources and report types.
+ */
+export const RECORD_TYPES: readonly RecordType[] = [...DECLARED_RECORD_TYPES].sort(
+  (a, b) => rank(a) - rank(b) || a.name.localeCompare(b.name),
+);
 
 export const RECORD_TYPE_NAMES: readonly string[] = RECORD_TYPES.map((type) => type.name);
 
@@ -73,5 +63,5 @@ function assertConsistent(types: readonly RecordType[]): void {
     if (!types.some((type) => type.name === VERTICALS[vertical].primary))
       problems.push(`${vertical} has no ${VERTICALS[vertical].primary}`);
   }
-  if (problems.length) throw new Error(`record types (subgraphs/verticals/records): ${problems.join('; ')}`);
+  if (problems.length) throw new Error(`record types (subgraphs/verticals/records/index.ts): ${problems.join('; ')}`);
 }

@@ -14,9 +14,10 @@ import { rangeRules } from './filters.ts';
 import { addRecordFields } from './graphql-fields.ts';
 
 /**
- * Everything about one record type, declared once in its model file (records/<kind>.ts). From it come the
- * GraphQL list, connection and single-record fields, the REST routes, report exports, universal search, the plan
- * table, leads and the sandbox generator (prisma/seed/records/<kind>.ts).
+ * Everything about one record type, declared once in its model file (records/<kind>.ts, listed in records/index.ts):
+ * what the record is, then one part per concern. From it come the GraphQL list, connection and single-record
+ * fields, the REST routes, report exports, universal search, the plan table, leads, the records loader and the
+ * sandbox generator (prisma/seed/records/<kind>.ts).
  */
 export interface RecordTypeDefinition<Filters extends ArgumentSpecs> {
   /** Plural: the REST path's last part and the list field (`owners`, `ownersConnection`). */
@@ -30,7 +31,20 @@ export interface RecordTypeDefinition<Filters extends ArgumentSpecs> {
   model: Prisma.ModelName;
   /** The model's table, for search and totals written in SQL. */
   table: string;
-  /** The record's GraphQL object (`builder.prismaObject`), declared in the model file above this definition. */
+  /** Record types this one points at (by the filter that names them): they are generated and loaded first. */
+  references?: Record<string, string>;
+  graphql: RecordGraphql<Filters>;
+  rest: RecordRest;
+  /** Universal search: the searched SQL text (matching the search migration's indexes), the hit's title and subtitle. */
+  search: { text: string; title: string; subtitle: string };
+  plans: RecordPlans;
+  /** How `import -- records` loads this type from a customer's files. */
+  load: RecordLoadSpec;
+}
+
+/** The GraphQL side: the object and its list's arguments, which REST and reports take too. */
+export interface RecordGraphql<Filters extends ArgumentSpecs> {
+  /** The record's GraphQL object (`builder.prismaObject`), declared in the model file above the definition. */
   object: object;
   listDescription: string;
   /** The list's filters (GraphQL arguments; REST query parameters are their snake_case names). */
@@ -42,19 +56,20 @@ export interface RecordTypeDefinition<Filters extends ArgumentSpecs> {
   /** Sortable fields: documented name (`-equity_pct` in REST) → model field, and the default order. */
   sorts: Record<string, string>;
   defaultSort: SortOrder;
-  /** The REST record: documented field name → GraphQL selection (`company: name`). Reports export the same shape. */
-  restFields: Record<string, string>;
-  /** Universal search: the searched SQL text (matching the search migration's indexes), the hit's title and subtitle. */
-  search: { text: string; title: string; subtitle: string };
-  /** The lowest plan that reaches these records; `fieldPlans` overrides it per field (`*` for every field). */
+}
+
+/** The REST side: the record as the documents show it. */
+export interface RecordRest {
+  /** Documented field name → GraphQL selection (`company: name`). Reports export the same shape. */
+  fields: Record<string, string>;
+}
+
+/** Who reaches the records (the plan table, gateway/auth/plan-access.ts). */
+export interface RecordPlans {
+  /** The lowest plan that reaches these records. */
   plan: Plan;
-  fieldPlans?: Record<string, Plan>;
-  /** Record types this one points at (by the filter that names them): they are generated and loaded first. */
-  references?: Record<string, string>;
-  /** API names of stored fields whose name in the API is not their snake_case name (`company: 'name'`). */
-  columnNames?: Record<string, string>;
-  /** How `import -- records` loads this type from a customer's files. */
-  load: RecordLoadSpec;
+  /** Overrides by field of the record's object (`*` for every field). */
+  fields?: Record<string, Plan>;
 }
 
 /**
@@ -62,6 +77,8 @@ export interface RecordTypeDefinition<Filters extends ArgumentSpecs> {
  * named by their API names (`columns`); each value is converted to its column's type, then checked by `rules`.
  */
 export interface RecordLoadSpec {
+  /** API names of stored fields whose name in the API is not their snake_case name (`company: 'name'`). */
+  columnNames?: Record<string, string>;
   /** Fields every row must carry; a file without one of them is refused whole, a row without it is rejected. */
   required: readonly string[];
   /** Fields that name a record when the file gives no `external_id` (a company's name): loads upsert by them. */
@@ -115,7 +132,8 @@ export interface RecordType {
 
 /** Declares a record type and adds its GraphQL fields to the verticals schema. */
 export function defineRecordType<Filters extends ArgumentSpecs>(definition: RecordTypeDefinition<Filters>): RecordType {
-  const filters: DefinedArguments<Filters> = defineArguments(definition.filters, rangeRules(definition.ranges ?? []));
+  const { graphql } = definition;
+  const filters: DefinedArguments<Filters> = defineArguments(graphql.filters, rangeRules(graphql.ranges ?? []));
   const type: RecordType = {
     name: definition.name,
     kind: definition.kind,
@@ -123,22 +141,22 @@ export function defineRecordType<Filters extends ArgumentSpecs>(definition: Reco
     vertical: definition.vertical,
     model: definition.model,
     table: definition.table,
-    object: definition.object,
+    object: graphql.object,
     list: definition.name,
     connection: `${definition.name}Connection`,
     one: definition.kind,
-    restFields: definition.restFields,
+    restFields: definition.rest.fields,
     search: definition.search,
-    plan: definition.plan,
-    fieldPlans: definition.fieldPlans ?? {},
+    plan: definition.plans.plan,
+    fieldPlans: definition.plans.fields ?? {},
     references: definition.references ?? {},
-    columns: loadColumns(definition.model, definition.columnNames ?? {}),
+    columns: loadColumns(definition.model, definition.load.columnNames ?? {}),
     load: definition.load,
     filterNames: filters.names,
-    where: (args) => definition.where(filters.parse(args)),
+    where: (args) => graphql.where(filters.parse(args)),
     count: (db, where) => delegateOf(db, definition.model).count({ where }),
     findUnique: (db, id) => delegateOf(db, definition.model).findUnique({ where: { id } }),
   };
-  addRecordFields(type, filters, definition);
+  addRecordFields(type, filters, graphql);
   return type;
 }

@@ -5,18 +5,18 @@ import { defineSort, pageArgument, pageSizeArgument } from '../../platform/pagin
 import { countTotal } from '../../platform/totals.ts';
 import { PageInfo, builder } from '../builder.ts';
 import { delegateOf } from '../../platform/model-delegate.ts';
-import type { RecordType, RecordTypeDefinition } from './define.ts';
+import type { RecordGraphql, RecordType } from './define.ts';
 import { connectionMaxSize, recordPage } from './page.ts';
 
 /**
- * The fields every record type has, built from its definition: `<Model>Page` (nodes + offset pageInfo) and its
+ * The fields every record type has, built from its GraphQL part: `<Model>Page` (nodes + offset pageInfo) and its
  * `<Model>Sort` enum, then `things` (offset pages), `thingsConnection` (cursor pages by id) and `thing(id)`.
  * The generic code cannot name each model's Prisma types; the definition's `where` is typed in its model file.
  */
 export function addRecordFields<Filters extends ArgumentSpecs>(
   type: RecordType,
   filters: DefinedArguments<Filters>,
-  definition: RecordTypeDefinition<Filters>,
+  definition: RecordGraphql<Filters>,
 ): void {
   const object = type.object as never;
   const sort = defineSort(builder, `${type.model}Sort`, definition.sorts, definition.defaultSort);

@@ -86,64 +86,72 @@ const companies: RecordType = defineRecordType({
   vertical: 'b2b',
   model: 'Company',
   table: 'companies',
-  object: Company,
-  listDescription: 'Companies matching every given filter, one offset page at a time.',
-  filters: {
-    industry: argument('String', industryToken, {
-      description: 'Companies in this industry, by its lower-case token (`industryCode`), e.g. software.',
+  graphql: {
+    object: Company,
+    listDescription: 'Companies matching every given filter, one offset page at a time.',
+    filters: {
+      industry: argument('String', industryToken, {
+        description: 'Companies in this industry, by its lower-case token (`industryCode`), e.g. software.',
+      }),
+      state: argument('String', stateCode, {
+        description: 'Companies headquartered in this state, a two-letter code.',
+      }),
+      minScore: argument('Int', z.number().int().min(0, 'must be from 0 to 100').max(100, 'must be from 0 to 100'), {
+        description: 'Companies with an `aiScore` of at least this, 0-100.',
+      }),
+      ticker: argument('String', listedTicker, {
+        description: 'The company’s stock ticker in any case, e.g. AAPL or BRK-B (exact match).',
+      }),
+    },
+    where: (filter) => ({
+      industry: filter.industry,
+      state: filter.state,
+      aiScore: { gte: filter.minScore },
+      ticker: filter.ticker,
     }),
-    state: argument('String', stateCode, { description: 'Companies headquartered in this state, a two-letter code.' }),
-    minScore: argument('Int', z.number().int().min(0, 'must be from 0 to 100').max(100, 'must be from 0 to 100'), {
-      description: 'Companies with an `aiScore` of at least this, 0-100.',
-    }),
-    ticker: argument('String', listedTicker, {
-      description: 'The company’s stock ticker in any case, e.g. AAPL or BRK-B (exact match).',
-    }),
+    sorts: {
+      ai_score: 'aiScore',
+      revenue: 'revenueUsd',
+      employees: 'employees',
+      company: 'name',
+      state: 'state',
+      id: 'id',
+    },
+    defaultSort: { field: 'aiScore', direction: 'desc' },
   },
-  where: (filter) => ({
-    industry: filter.industry,
-    state: filter.state,
-    aiScore: { gte: filter.minScore },
-    ticker: filter.ticker,
-  }),
-  sorts: {
-    ai_score: 'aiScore',
-    revenue: 'revenueUsd',
-    employees: 'employees',
-    company: 'name',
-    state: 'state',
-    id: 'id',
-  },
-  defaultSort: { field: 'aiScore', direction: 'desc' },
-  restFields: {
-    id: 'id',
-    company: 'name',
-    industry: 'industry',
-    revenue: 'revenue',
-    employees: 'employees',
-    state: 'state',
-    decision_maker: 'decisionMaker',
-    title: 'decisionMakerTitle',
-    email: 'decisionMakerEmail',
-    ai_score: 'aiScore',
+  rest: {
+    fields: {
+      id: 'id',
+      company: 'name',
+      industry: 'industry',
+      revenue: 'revenue',
+      employees: 'employees',
+      state: 'state',
+      decision_maker: 'decisionMaker',
+      title: 'decisionMakerTitle',
+      email: 'decisionMakerEmail',
+      ai_score: 'aiScore',
+    },
   },
   search: {
     text: 'name',
     title: 'name',
     subtitle: `concat_ws(' · ', industry_name, nullif(concat_ws(', ', city, state), ''))`,
   },
-  plan: 'professional',
-  // A company is what market data (signals, trades, profiles) joins to: its own fields are open to every plan; its
-  // decision makers are not.
-  fieldPlans: { '*': 'analyst', contacts: 'professional' },
-  columnNames: {
-    company: 'name',
-    title: 'decisionMakerTitle',
-    email: 'decisionMakerEmail',
-    industry_code: 'industry',
-    industry: 'industryName',
+  plans: {
+    plan: 'professional',
+    // A company is what market data (signals, trades, profiles) joins to: its own fields are open to every plan; its
+    // decision makers are not.
+    fields: { '*': 'analyst', contacts: 'professional' },
   },
   load: {
+    columnNames: {
+      company: 'name',
+      title: 'decisionMakerTitle',
+      email: 'decisionMakerEmail',
+      industry_code: 'industry',
+      industry: 'industryName',
+    },
     required: ['company'],
     naturalKey: ['company'],
     rules: {

@@ -77,46 +77,51 @@ const owners: RecordType = defineRecordType({
   vertical: 'realestate',
   model: 'Owner',
   table: 'owners',
-  object: Owner,
-  listDescription: 'Property owners matching every given filter, one offset page at a time (largest portfolios first).',
-  filters: {
-    ownerType: argument(OwnerType, z.enum(OWNER_TYPES), { description: 'Owners of this legal form.' }),
-    minProperties: argument('Int', z.number().int('must be an integer').min(1, 'must be 1 or more'), {
-      description: 'Owners of at least this many properties, 1 or more.',
+  graphql: {
+    object: Owner,
+    listDescription:
+      'Property owners matching every given filter, one offset page at a time (largest portfolios first).',
+    filters: {
+      ownerType: argument(OwnerType, z.enum(OWNER_TYPES), { description: 'Owners of this legal form.' }),
+      minProperties: argument('Int', z.number().int('must be an integer').min(1, 'must be 1 or more'), {
+        description: 'Owners of at least this many properties, 1 or more.',
+      }),
+      minPortfolioValue: argument('Float', nonNegativeNumber, {
+        description: 'Owners whose `portfolioValue` is at least this, in USD.',
+      }),
+      absentee: argument('Boolean', z.boolean(), {
+        description: 'Owners who do (true) or do not (false) own a property outside their mailing state.',
+      }),
+      state: argument('String', stateCode, { description: 'State of the mailing address.' }),
+    },
+    where: (filter) => ({
+      ownerType: filter.ownerType,
+      propertiesCount: { gte: filter.minProperties },
+      portfolioValue: { gte: filter.minPortfolioValue },
+      absentee: filter.absentee,
+      mailingState: filter.state,
     }),
-    minPortfolioValue: argument('Float', nonNegativeNumber, {
-      description: 'Owners whose `portfolioValue` is at least this, in USD.',
-    }),
-    absentee: argument('Boolean', z.boolean(), {
-      description: 'Owners who do (true) or do not (false) own a property outside their mailing state.',
-    }),
-    state: argument('String', stateCode, { description: 'State of the mailing address.' }),
+    sorts: { properties_count: 'propertiesCount', portfolio_value: 'portfolioValue', name: 'name', id: 'id' },
+    defaultSort: { field: 'propertiesCount', direction: 'desc' },
   },
-  where: (filter) => ({
-    ownerType: filter.ownerType,
-    propertiesCount: { gte: filter.minProperties },
-    portfolioValue: { gte: filter.minPortfolioValue },
-    absentee: filter.absentee,
-    mailingState: filter.state,
-  }),
-  sorts: { properties_count: 'propertiesCount', portfolio_value: 'portfolioValue', name: 'name', id: 'id' },
-  defaultSort: { field: 'propertiesCount', direction: 'desc' },
-  restFields: {
-    id: 'id',
-    name: 'name',
-    owner_type: 'ownerType',
-    mailing_address: 'mailingAddress',
-    mailing_city: 'mailingCity',
-    mailing_state: 'mailingState',
-    mailing_zip: 'mailingZip',
-    phone: 'phone',
-    email: 'email',
-    properties_count: 'propertiesCount',
-    portfolio_value: 'portfolioValue',
-    absentee: 'absentee',
+  rest: {
+    fields: {
+      id: 'id',
+      name: 'name',
+      owner_type: 'ownerType',
+      mailing_address: 'mailingAddress',
+      mailing_city: 'mailingCity',
+      mailing_state: 'mailingState',
+      mailing_zip: 'mailingZip',
+      phone: 'phone',
+      email: 'email',
+      properties_count: 'propertiesCount',
+      portfolio_value: 'portfolioValue',
+      absentee: 'absentee',
+    },
   },
   search: { text: 'name', title: 'name', subtitle: `mailing_city || ', ' || mailing_state` },
-  plan: 'professional',
+  plans: { plan: 'professional' },
   load: {
     required: ['name', 'owner_type', 'mailing_address', 'mailing_city', 'mailing_state', 'mailing_zip'],
     naturalKey: ['name', 'mailing_zip'],
