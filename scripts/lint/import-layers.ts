@@ -10,7 +10,14 @@ import type { LayerRule } from './import-graph.ts';
 const LAYER_RULES: readonly LayerRule[] = [
   {
     from: ['subgraphs/platform/'],
-    forbidden: ['subgraphs/verticals/', 'subgraphs/markets/', 'subgraphs/index.ts', 'gateway/', 'scripts/', 'prisma/seed/'],
+    forbidden: [
+      'subgraphs/verticals/',
+      'subgraphs/markets/',
+      'subgraphs/index.ts',
+      'gateway/',
+      'scripts/',
+      'prisma/seed/',
+    ],
     message:
       'the kernel (subgraphs/platform) imports no subgraph, gateway, scripts/ or prisma/seed: take it as a parameter from the process entry',
   },

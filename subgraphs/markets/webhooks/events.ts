@@ -3,7 +3,7 @@ import { isoTimestamp, publishingCtes } from '../../platform/webhooks/outbox.ts'
 
 /**
  * The events of the market tables, as SELECTs over `written r`: the rows an import's upsert returned, with
- * `r.inserted` true for new ones (scripts/import/batch-writer.ts). `data` is the record as the list route returns
+ * `r.inserted` true for new ones (gateway/import/batch-writer.ts). `data` is the record as the list route returns
  * it (docs/webhooks.md "Events"); the attributes are what endpoint filters match on.
  */
 
