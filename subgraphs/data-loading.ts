@@ -12,6 +12,7 @@ export { HONORIFICS, foldName } from './markets/names.ts';
 export { parseAmountRange, STOCK_ACT_DEADLINE_DAYS } from './markets/disclosure.ts';
 export { FORM4_TRANSACTION_CODES } from './markets/form4-codes.ts';
 export { CONGRESSIONAL_TRADE_DISCLOSED, INSIDER_TRADE_FILED, SIGNAL_CREATED } from './markets/webhooks/events.ts';
+export { marketPublishingCtes } from './markets/webhooks/event-types.ts';
 export { announceMarketChanges } from './markets/webhooks/announcements.ts';
 export { MARKET_ROLLUPS, refreshMarketRollups } from './markets/rollups.ts';
 export { publishDailyBriefing } from './markets/daily-briefing.ts';

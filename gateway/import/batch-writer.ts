@@ -1,5 +1,5 @@
 import type { SqlClient } from '../../subgraphs/platform/database.ts';
-import { publishingCtes } from '../../subgraphs/platform/webhooks/outbox.ts';
+import { marketPublishingCtes } from '../../subgraphs/data-loading.ts';
 import type { ImportCounts } from './importer.ts';
 
 /**
@@ -75,7 +75,7 @@ export async function upsertRows(
     ON CONFLICT (${spec.key.join(', ')}) ${onConflict}`;
   const text = spec.events
     ? `WITH written AS (${upsert} RETURNING t.*, ${key} AS key, (xmax = 0) AS inserted),
-       ${publishingCtes(spec.events)}
+       ${marketPublishingCtes(spec.events)}
        SELECT key, inserted FROM written`
     : `${upsert} RETURNING ${key} AS key, (xmax = 0) AS inserted`;
   const returned = await sql.query<{ key: string; inserted: boolean }>(text, [JSON.stringify(rows)]);
