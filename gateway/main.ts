@@ -2,6 +2,8 @@ import { env } from '../subgraphs/platform/config.ts';
 import { ensureDemoKey } from './demo-key.ts';
 import { ensurePortFree, listenOrExit } from '../subgraphs/platform/process/listen.ts';
 import { prepareDatabases } from '../subgraphs/platform/process/prepare-databases.ts';
+import { isSeeded, seedDatabase } from '../prisma/seed/index.ts';
+import { COMMAND_TOOLS } from './commands/load-tool.ts';
 import { createServer } from './server.ts';
 import { closeOnSignals } from '../subgraphs/platform/process/shutdown.ts';
 import { lockDataDirOrExit, serveAdminCommands } from '../subgraphs/platform/process/single-writer.ts';
@@ -9,7 +11,7 @@ import { lockDataDirOrExit, serveAdminCommands } from '../subgraphs/platform/pro
 /** `npm start`: the whole service in one process on the configured databases (PGlite by default). */
 await ensurePortFree(env.PORT, env.HOST);
 const lock = lockDataDirOrExit('server');
-const databases = await prepareDatabases();
+const databases = await prepareDatabases({ isSeeded, seedDatabase });
 const subgraphUrls =
   env.VERTICALS_URL && env.MARKETS_URL ? { verticals: env.VERTICALS_URL, markets: env.MARKETS_URL } : undefined;
 const app = await createServer({ databases, subgraphUrls, gatewaySecret: env.GATEWAY_SECRET });
@@ -18,7 +20,7 @@ await listenOrExit(app, env.PORT, env.HOST);
 const address = app.server.address();
 const port = typeof address === 'object' && address ? address.port : env.PORT;
 const url = `http://localhost:${port}`;
-const adminSocket = await serveAdminCommands(lock, databases);
+const adminSocket = await serveAdminCommands(lock, databases, COMMAND_TOOLS);
 closeOnSignals({ app, databases, adminSocket, lock, graceMs: env.SHUTDOWN_GRACE_MS });
 const demoKey = await ensureDemoKey(databases.live, env.dataDir, env.SANDBOX_CREDITS);
 process.stdout.write(

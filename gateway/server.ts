@@ -54,8 +54,8 @@ import { registerRequestId, requestIdOptions } from '../subgraphs/platform/http/
 import { registerNoSniff } from '../subgraphs/platform/http/nosniff.ts';
 import { verticalsRoutes } from './rest/verticals-routes.ts';
 import { attachWebhookWorker } from '../subgraphs/platform/webhooks/worker.ts';
-import { attachIngestSchedule } from './ingest-schedule.ts';
-import type { IngestScheduleOptions } from './ingest-schedule.ts';
+import { attachIngestSchedule } from './ingest/attach-schedule.ts';
+import type { IngestScheduleOptions } from './ingest/attach-schedule.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -89,7 +89,7 @@ export interface ServerOptions extends Omit<ExecutionOptions, 'guard' | 'persist
   reportWorker?: VerticalsHttpOptions['reportWorker'];
   /** Webhook delivery: private destinations, poll interval and attempt timeout (WEBHOOK_* unless given). */
   webhooks?: { allowPrivate?: boolean; pollMs?: number; timeoutMs?: number };
-  /** Live ingestion's schedule (INGEST_SCHEDULE and INGEST_* unless given; gateway/ingest-schedule.ts). */
+  /** Live ingestion's schedule (INGEST_SCHEDULE and INGEST_* unless given; gateway/ingest/attach-schedule.ts). */
   ingest?: IngestScheduleOptions;
   /** How often live usage counts are written to the control database (default 1,000 ms; see limits/usage-meter.ts). */
   usageFlushIntervalMs?: number;

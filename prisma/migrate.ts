@@ -5,7 +5,6 @@ import { fuzzystrmatch } from '@electric-sql/pglite/contrib/fuzzystrmatch';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
-import { parseCommandLine } from '../scripts/command-line.ts';
 import type { Database } from '../subgraphs/platform/database.ts';
 import { pgliteRunner, wholeScriptFactory } from '../subgraphs/platform/migration-adapter.ts';
 import { MIGRATIONS_LOCK, withStartupLock } from '../subgraphs/platform/startup-lock.ts';
@@ -60,29 +59,4 @@ export async function createMigration(name: string): Promise<string | null> {
   } finally {
     engine.free();
   }
-}
-
-const USAGE = `usage: npm run migrate                    applies pending migrations to the configured databases
-       npm run migrate -- --create <name>  writes a migration from changes to prisma/schema.prisma`;
-
-async function main() {
-  const { values } = parseCommandLine(USAGE, { options: { create: { type: 'string' } } });
-  if (values.create) {
-    const directory = await createMigration(values.create);
-    console.log(
-      directory ? `wrote ${directory}/migration.sql` : 'schema.prisma matches the migrations: nothing to write',
-    );
-    return;
-  }
-  const { openConfiguredDatabases } = await import('../subgraphs/platform/database.ts');
-  const databases = await openConfiguredDatabases();
-  for (const database of Object.values(databases)) {
-    const applied = await applyMigrations(database);
-    console.log(`${database.mode}: ${applied.length ? `applied ${applied.join(', ')}` : 'up to date'}`);
-    await database.close();
-  }
-}
-
-if (import.meta.url === `file://${process.argv[1]}`) {
-  await main();
 }

@@ -5,7 +5,7 @@ import { runCommandLine } from './commands/run.ts';
  *   npm run --silent admin -- create-account --email a@b.c --password secret --plan professional [--json]
  *   npm run --silent admin -- create-key --plan analyst --mode sandbox [--email a@b.c] [--name ci] [--json]
  *   npm run --silent admin -- set-plan --email a@b.c --plan institutional [--json]
- * The commands are scripts/commands/admin-tool.ts; with PGlite and a running server the server runs them.
+ * The commands are gateway/commands/admin-tool.ts; with PGlite and a running server the server runs them.
  */
 runCommandLine('admin', process.argv.slice(2)).then(
   (code) => process.exit(code),

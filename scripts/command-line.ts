@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import type { ParseArgsConfig } from 'node:util';
+import { asksForHelp } from '../subgraphs/platform/process/command-tool.ts';
 
 /**
  * `parseArgs` for our commands, before they open anything: `--help` (or `-h`) prints the usage to stdout and
@@ -19,10 +20,4 @@ export function parseCommandLine<T extends ParseArgsConfig>(usage: string, confi
     process.stderr.write(`${(error as Error).message}\n${usage}\n`);
     process.exit(2);
   }
-}
-
-/** `--help` or `-h` before any `--` (after it, they are operands). */
-export function asksForHelp(args: readonly string[]): boolean {
-  const options = args.includes('--') ? args.slice(0, args.indexOf('--')) : args;
-  return options.includes('--help') || options.includes('-h');
 }

@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { ensurePortFree, listenOrExit } from '../subgraphs/platform/process/listen.ts';
 import { prepareDatabases } from '../subgraphs/platform/process/prepare-databases.ts';
+import { isSeeded, seedDatabase } from '../prisma/seed/index.ts';
+import { COMMAND_TOOLS } from '../gateway/commands/load-tool.ts';
 import { closeOnSignals } from '../subgraphs/platform/process/shutdown.ts';
 import { lockDataDirOrExit, serveAdminCommands } from '../subgraphs/platform/process/single-writer.ts';
 import { env } from '../subgraphs/platform/config.ts';
@@ -36,10 +38,10 @@ if (!env.GATEWAY_SECRET) {
 
 await ensurePortFree(env.PORT, env.HOST);
 const lock = lockDataDirOrExit('subgraph');
-const databases = await prepareDatabases();
+const databases = await prepareDatabases({ isSeeded, seedDatabase });
 const app = await (await factory()).createSubgraphServer({ databases, secret: env.GATEWAY_SECRET });
 const address = await listenOrExit(app, env.PORT, env.HOST);
 logger.info({ subgraph: name, address }, 'subgraph listening');
-const adminSocket = await serveAdminCommands(lock, databases);
+const adminSocket = await serveAdminCommands(lock, databases, COMMAND_TOOLS);
 closeOnSignals({ app, databases, adminSocket, lock, graceMs: env.SHUTDOWN_GRACE_MS });
 process.stdout.write(`${name} subgraph at ${address}/graphql\n`);

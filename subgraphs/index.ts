@@ -16,6 +16,9 @@ export type { ReportFileSender } from './verticals/reports/download.ts';
 /** Fails the report jobs of an account whose plan or standing no longer allows them (gateway/auth/account-state.ts). */
 export { cancelAccountJobs } from './verticals/reports/queue.ts';
 
+/** How far back each plan sees the markets' signals (the plan facts of /account and the billing page). */
+export { SIGNAL_HISTORY_DAYS } from './markets/signal-history.ts';
+
 /** How current each ingested public source is (gateway/http/ingest-metrics.ts reads it for /metrics). */
 export { sourceStatuses } from './markets/sources/source-status.ts';
 

@@ -4,9 +4,9 @@ import {
   PLANS,
   REQUESTS_PER_DAY,
   REQUESTS_PER_MINUTE,
-  SIGNAL_HISTORY_DAYS,
   planReaches,
 } from '../../subgraphs/platform/plans.ts';
+import { SIGNAL_HISTORY_DAYS } from '../../subgraphs/index.ts';
 import type { Plan } from '../../subgraphs/platform/plans.ts';
 import { PLAN_RULES } from '../auth/plan-access.ts';
 import type { RateLimitScheme } from '../limits/policy.ts';

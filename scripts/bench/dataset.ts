@@ -37,7 +37,7 @@ export async function ensureDataset(serverUrl: string, scale: number): Promise<s
   if (seeded === scale) return url;
 
   process.stderr.write(`seeding ${name} with ${scale.toLocaleString('en-US')} records per vertical…\n`);
-  const args = ['--import', 'tsx', 'prisma/seed/main.ts', '--scale', String(scale), '--database', 'sandbox'];
+  const args = ['--import', 'tsx', 'scripts/seed.ts', '--scale', String(scale), '--database', 'sandbox'];
   if (seeded > 0) args.push('--reset');
   const result = spawnSync(process.execPath, args, {
     cwd: ROOT,

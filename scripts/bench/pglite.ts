@@ -49,7 +49,7 @@ export function ensurePgliteDataset(scale: number): { dataDir: string; seed: See
   const started = performance.now();
   const result = spawnSync(
     process.execPath,
-    ['--import', 'tsx', 'prisma/seed/main.ts', '--scale', String(scale), '--database', 'live'],
+    ['--import', 'tsx', 'scripts/seed.ts', '--scale', String(scale), '--database', 'live'],
     { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'], env },
   );
   if (result.status !== 0) throw new Error(`seeding PGlite in ${dataDir} failed`);

@@ -8,10 +8,16 @@ import type { LockHolder } from '../../subgraphs/platform/process/data-dir-lock.
 import { env } from '../../subgraphs/platform/config.ts';
 import { openDatabase } from '../../subgraphs/platform/database.ts';
 import type { Database, Mode } from '../../subgraphs/platform/database.ts';
-import { adminSocketPath } from './protocol.ts';
+import { adminSocketPath } from '../../subgraphs/platform/process/admin-protocol.ts';
 import { handOver, ServerUnreachableError } from './server-client.ts';
-import { loadTool } from './load-tool.ts';
-import type { CommandOutput, CommandTool, OpenDatabases, PreparedCommand, ToolName } from './tool.ts';
+import type {
+  CommandOutput,
+  CommandTool,
+  OpenDatabases,
+  PreparedCommand,
+} from '../../subgraphs/platform/process/command-tool.ts';
+import { loadTool } from '../../gateway/commands/load-tool.ts';
+import type { ToolName } from '../../gateway/commands/load-tool.ts';
 
 const terminal: CommandOutput = {
   out: (text) => process.stdout.write(text),

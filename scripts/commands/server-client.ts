@@ -1,7 +1,7 @@
 import { connect } from 'node:net';
 import { createInterface } from 'node:readline';
-import type { CommandRequest, ServerMessage } from './protocol.ts';
-import type { CommandOutput } from './tool.ts';
+import type { CommandRequest, ServerMessage } from '../../subgraphs/platform/process/admin-protocol.ts';
+import type { CommandOutput } from '../../subgraphs/platform/process/command-tool.ts';
 
 /** The server holds the data folder but did not take the command: nothing was done. */
 export class ServerUnreachableError extends Error {}

@@ -1,5 +1,5 @@
 import type { Database } from '../platform/database.ts';
-import { publishingCtes } from '../platform/webhooks/outbox.ts';
+import { marketPublishingCtes } from './webhooks/event-types.ts';
 import { briefingHeadline, briefingSummary } from './briefing-text.ts';
 import type { BriefingCurve, BriefingRows, BriefingSignal, BriefingTrade } from './briefing-text.ts';
 
@@ -84,7 +84,7 @@ export async function publishDailyBriefing(
         WHERE (b.headline, b.summary) IS DISTINCT FROM (EXCLUDED.headline, EXCLUDED.summary)
        RETURNING b.date, b.headline, (xmax = 0) AS inserted),
      recorded AS (INSERT INTO briefing_publications (day) SELECT date FROM stored WHERE inserted ON CONFLICT (day) DO NOTHING),
-     ${publishingCtes(`
+     ${marketPublishingCtes(`
        SELECT 'briefing.published' AS type,
               jsonb_build_object('date', s.date, 'signals_count', $5::int, 'trades_count', $6::int,
                                  'url', '/api/briefings/' || s.date, 'headline', s.headline) AS data,

@@ -2,7 +2,7 @@ import DataLoader from 'dataloader';
 import type { CompanyProfile, CongressionalTrade, Signal } from '../../prisma/generated/client/client.ts';
 import { loaderFor } from '../platform/context.ts';
 import type { RequestContext } from '../platform/context.ts';
-import { signalHistoryStart } from '../platform/plans.ts';
+import { signalHistoryStart } from './signal-history.ts';
 import { utcDate } from '../platform/dates.ts';
 import { canonicalTicker } from '../platform/tickers.ts';
 import { wholeRows } from '../platform/model-rows.ts';

@@ -20,19 +20,6 @@ export const DAILY_ALLOWANCE: Record<Plan, number> = { analyst: 1_000, professio
 /** Price of one live call beyond the day's allowance, in currency units (pay-as-you-go). */
 export const OVERAGE_PRICE_PER_CALL = 0.01;
 
-/** How far back each plan sees signals (documents: Analyst 7 days, Professional 90 days, Institutional full). */
-export const SIGNAL_HISTORY_DAYS: Record<Plan, number | null> = {
-  analyst: 7,
-  professional: 90,
-  institutional: null,
-};
-
-/** The oldest signal time a plan may see, or undefined for full history. */
-export function signalHistoryStart(plan: Plan | undefined, now = new Date()): Date | undefined {
-  const days = plan ? SIGNAL_HISTORY_DAYS[plan] : SIGNAL_HISTORY_DAYS.analyst;
-  return days === null ? undefined : new Date(now.getTime() - days * 86_400_000);
-}
-
 /**
  * One line of the plan table: the lowest plan that reaches a feature, and the GraphQL schema coordinates it covers
  * (`Type.field`, or `Type.*` for every field of a type wherever it is reached). Each subgraph declares the rules

@@ -137,12 +137,23 @@ function whereCondition(table: Table, where: object, params: unknown[]): Conditi
 }
 
 /**
- * Filter pairs that have a GIN index of one key per pair (hand-written migrations): a state with a practice area
- * is counted through that index alone, instead of intersecting a bitmap of each (which no LIMIT can cut short).
+ * A filter pair that has a GIN index of one key per pair (a hand-written migration): an `equals` field with a
+ * list field that `has` one value is counted through that index alone, instead of intersecting a bitmap of each
+ * (which no LIMIT can cut short). `fn(equals, has)` is the SQL function the index is built over.
  */
-const PAIR_INDEXES: { model: Prisma.ModelName; fn: string; equals: string; has: string }[] = [
-  { model: 'Attorney', fn: 'verticals_state_practice_areas', equals: 'state', has: 'practiceAreas' },
-];
+export interface PairIndex {
+  model: Prisma.ModelName;
+  fn: string;
+  equals: string;
+  has: string;
+}
+
+const PAIR_INDEXES: PairIndex[] = [];
+
+/** Registered by the subgraph whose migration built the index (subgraphs/verticals/pair-indexes.ts). */
+export function registerPairIndex(pair: PairIndex): void {
+  PAIR_INDEXES.push(pair);
+}
 
 function pairCondition(model: Prisma.ModelName, table: Table, where: Record<string, unknown>, params: unknown[]) {
   for (const pair of PAIR_INDEXES) {

@@ -141,7 +141,7 @@ if (TEST_ENGINE !== 'postgres') {
       expect(await advisoryLocks(store.databases.sandbox)).toBe(0);
       const [second, migrate] = await Promise.all([
         startServiceProcess('gateway/main.ts', [], env, GATEWAY_READY),
-        runScript('prisma/migrate.ts', env),
+        runScript('scripts/migrate.ts', env),
       ]);
       gateways.push(second);
       expect(migrate.code, migrate.output).toBe(0);

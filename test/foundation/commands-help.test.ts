@@ -7,9 +7,9 @@ import { runEntry } from '../support/run-entry.ts';
 
 const COMMANDS = [
   ['admin', 'scripts/admin.ts'],
-  ['import', 'scripts/import/cli.ts'],
-  ['seed', 'prisma/seed/main.ts'],
-  ['migrate', 'prisma/migrate.ts'],
+  ['import', 'scripts/import.ts'],
+  ['seed', 'scripts/seed.ts'],
+  ['migrate', 'scripts/migrate.ts'],
   ['bench', 'scripts/bench/main.ts'],
   ['start:cluster', 'scripts/start-cluster.ts'],
 ] as const;

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lockFilePath } from '../../subgraphs/platform/process/data-dir-lock.ts';
-import { adminSocketPath } from '../../scripts/commands/protocol.ts';
+import { adminSocketPath } from '../../subgraphs/platform/process/admin-protocol.ts';
 import { runScript, serviceEnvironment, startChildServer } from '../support/child-process.ts';
 import type { ChildServer } from '../support/child-process.ts';
 import { createTestDatabases, TEST_ENGINE } from '../support/databases.ts';
@@ -51,7 +51,7 @@ describe(`admin and import while the server runs (${TEST_ENGINE})`, () => {
     expect((await get('/api/v1/usage', key)).status).toBe(200);
 
     await writeFile(join(folder, 'yields.csv'), 'Date,"1 Mo","3 Mo","10 Yr"\n09/01/2023,5.51,5.53,4.18\n');
-    const imported = await runScript('scripts/import/cli.ts', ['treasury-yields', 'yields.csv'], env, folder);
+    const imported = await runScript('scripts/import.ts', ['treasury-yields', 'yields.csv'], env, folder);
     expect(imported, imported.stderr).toMatchObject({ code: 0 });
     expect(JSON.parse(imported.stdout)).toEqual({
       source: 'treasury-yields',
@@ -68,7 +68,7 @@ describe(`admin and import while the server runs (${TEST_ENGINE})`, () => {
   }, 300_000);
 
   it("prints a failing command's error and exit code as the command itself would, and the server stays up", async () => {
-    const missing = await runScript('scripts/import/cli.ts', ['treasury-yields', 'missing.csv'], env, folder);
+    const missing = await runScript('scripts/import.ts', ['treasury-yields', 'missing.csv'], env, folder);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain(
       `import failed: ENOENT: no such file or directory, open '${join(folder, 'missing.csv')}'`,
@@ -101,7 +101,7 @@ describe(`admin and import while the server runs (${TEST_ENGINE})`, () => {
         const silentEnv = { ...env, DATA_DIR: silent };
         for (const [script, args] of [
           ['scripts/admin.ts', ['create-key', '--plan', 'analyst', '--mode', 'live']],
-          ['scripts/import/cli.ts', ['treasury-yields', join(folder, 'yields.csv')]],
+          ['scripts/import.ts', ['treasury-yields', join(folder, 'yields.csv')]],
         ] as const) {
           const refused = await runScript(script, [...args], silentEnv);
           expect(refused.code, refused.stderr).toBe(2);

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { runImport } from '../../scripts/import/run.ts';
+import { runImport } from '../../gateway/import/run.ts';
 import { COMMITTEE_JURISDICTION, overlappingCommittees } from '../../subgraphs/markets/committee-jurisdiction.ts';
 import { startTestService } from '../support/service.ts';
 import type { TestService } from '../support/service.ts';

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runImport } from '../../scripts/import/run.ts';
-import type { ImportResult } from '../../scripts/import/run.ts';
+import { runImport } from '../../gateway/import/run.ts';
+import type { ImportResult } from '../../gateway/import/run.ts';
 import { createTestDatabases } from '../support/databases.ts';
 import type { TestDatabases } from '../support/databases.ts';
 import { REAL_FILES, SNAPSHOT_DAY } from './real-data.ts';

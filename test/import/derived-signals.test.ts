@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deriveEarningsPreviews, earningsPreviewSignals } from '../../scripts/import/derive/earnings-previews.ts';
-import { expectedReport } from '../../scripts/import/derive/report-cadence.ts';
-import { runImport } from '../../scripts/import/run.ts';
+import { deriveEarningsPreviews, earningsPreviewSignals } from '../../gateway/import/derive/earnings-previews.ts';
+import { expectedReport } from '../../gateway/import/derive/report-cadence.ts';
+import { runImport } from '../../gateway/import/run.ts';
 import { createTestDatabases } from '../support/databases.ts';
 import type { TestDatabases } from '../support/databases.ts';
 import { REAL_FILES, SNAPSHOT_DAY } from './real-data.ts';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runImport } from '../../scripts/import/run.ts';
+import { runImport } from '../../gateway/import/run.ts';
 import { publishDailyBriefing } from '../../subgraphs/markets/daily-briefing.ts';
 import { startTestService } from '../support/service.ts';
 import type { TestService } from '../support/service.ts';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runImport } from '../../scripts/import/run.ts';
+import { runImport } from '../../gateway/import/run.ts';
 import { startTestService } from '../support/service.ts';
 import type { TestService } from '../support/service.ts';
 import { DATA, REAL_FILES, SNAPSHOT_DAY } from './real-data.ts';

@@ -2,9 +2,9 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { UsageError } from '../../scripts/commands/tool.ts';
-import { EXCERPT_CHARS, MAX_RECORD_BYTES } from '../../scripts/import/read/bounded-lines.ts';
-import { runRecordsLoad } from '../../scripts/import/run.ts';
+import { UsageError } from '../../subgraphs/platform/process/command-tool.ts';
+import { EXCERPT_CHARS, MAX_RECORD_BYTES } from '../../gateway/import/read/bounded-lines.ts';
+import { runRecordsLoad } from '../../gateway/import/run.ts';
 import { createTestDatabases } from '../support/databases.ts';
 import type { TestDatabases } from '../support/databases.ts';
 

@@ -2,9 +2,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runRecordsLoad } from '../../scripts/import/run.ts';
-import type { RecordLoadOptions } from '../../scripts/import/records/load-records.ts';
-import { loadFields } from '../../scripts/import/records/load-fields.ts';
+import { runRecordsLoad } from '../../gateway/import/run.ts';
+import type { RecordLoadOptions } from '../../gateway/import/records/load-records.ts';
+import { loadFields } from '../../gateway/import/records/load-fields.ts';
 import { RECORD_TYPES } from '../../subgraphs/verticals/record-type/catalog.ts';
 import { startTestService } from '../support/service.ts';
 import type { TestService } from '../support/service.ts';

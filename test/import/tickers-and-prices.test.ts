@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runImport } from '../../scripts/import/run.ts';
-import { tickerOfFile } from '../../scripts/import/sources/prices.ts';
+import { runImport } from '../../gateway/import/run.ts';
+import { tickerOfFile } from '../../gateway/import/sources/prices.ts';
 import { canonicalTicker } from '../../subgraphs/platform/tickers.ts';
-import type { ImportResult } from '../../scripts/import/run.ts';
+import type { ImportResult } from '../../gateway/import/run.ts';
 import { startTestService } from '../support/service.ts';
 import type { TestService } from '../support/service.ts';
 import { expectError } from '../markets/expect-error.ts';

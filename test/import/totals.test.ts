@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runImport } from '../../scripts/import/run.ts';
-import { tablesWrittenBy } from '../../scripts/import/written-tables.ts';
+import { runImport } from '../../gateway/import/run.ts';
+import { tablesWrittenBy } from '../../gateway/import/written-tables.ts';
 import { daysAgo } from '../../subgraphs/markets/types/congressional-trade.ts';
 import { env } from '../../subgraphs/platform/config.ts';
 import { analyzeTables, statisticsAreStale } from '../../subgraphs/platform/table-statistics.ts';

@@ -2,8 +2,8 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { FetchFailure, createPoliteClient } from '../../scripts/ingest/http/polite-client.ts';
-import type { FetchRequest, PoliteClientOptions } from '../../scripts/ingest/http/polite-client.ts';
+import { FetchFailure, createPoliteClient } from '../../gateway/ingest/http/polite-client.ts';
+import type { FetchRequest, PoliteClientOptions } from '../../gateway/ingest/http/polite-client.ts';
 
 export const USER_AGENT = 'data-graph-tests ops@example.com';
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { claimJob } from '../../scripts/ingest/job-lease.ts';
+import { claimJob } from '../../gateway/ingest/job-lease.ts';
 import { nextScheduledRun, sourceSchedule } from '../../subgraphs/markets/sources/catalog.ts';
 import type { SqlClient } from '../../subgraphs/platform/database.ts';
 import { TEST_ENGINE, createTestDatabases } from '../support/databases.ts';

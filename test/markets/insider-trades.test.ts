@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runImport } from '../../scripts/import/run.ts';
+import { runImport } from '../../gateway/import/run.ts';
 import { REAL_FILES, SNAPSHOT_DAY } from '../import/real-data.ts';
 import { startTestService } from '../support/service.ts';
 import type { TestService } from '../support/service.ts';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { refreshMarketRollups } from '../../subgraphs/markets/rollups.ts';
-import { SIGNAL_HISTORY_DAYS } from '../../subgraphs/platform/plans.ts';
+import { SIGNAL_HISTORY_DAYS } from '../../subgraphs/markets/signal-history.ts';
 import type { Database } from '../../subgraphs/platform/database.ts';
 import { startTestService } from '../support/service.ts';
 import type { TestService } from '../support/service.ts';

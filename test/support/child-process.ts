@@ -82,7 +82,7 @@ export function startChildServer(env: NodeJS.ProcessEnv): Promise<ChildServer> {
 
 const run = promisify(execFile);
 
-/** A command (`scripts/admin.ts`, `scripts/import/cli.ts`) run to its end, from `cwd`; never rejects. */
+/** A command (`scripts/admin.ts`, `scripts/import.ts`) run to its end, from `cwd`; never rejects. */
 export async function runScript(script: string, args: string[], env: NodeJS.ProcessEnv, cwd = ROOT): Promise<Exit> {
   try {
     const { stdout, stderr } = await run(process.execPath, ['--import', TSX_LOADER, `${ROOT}${script}`, ...args], {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { runImport } from '../../scripts/import/run.ts';
-import { upsertRows } from '../../scripts/import/batch-writer.ts';
+import { runImport } from '../../gateway/import/run.ts';
+import { upsertRows } from '../../gateway/import/batch-writer.ts';
 import { expectError } from '../markets/expect-error.ts';
 import { REAL_FILES, SNAPSHOT_DAY } from '../import/real-data.ts';
 import { startTestService } from '../support/service.ts';

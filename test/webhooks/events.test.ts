@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../gateway/auth/api-keys.ts';
 import { createLimits } from '../../gateway/limits/limits.ts';
 import { resetSeedTables, seedDatabase } from '../../prisma/seed/index.ts';
-import { runImport } from '../../scripts/import/run.ts';
+import { runImport } from '../../gateway/import/run.ts';
 import { announceBriefings, announceConvergenceChanges } from '../../subgraphs/markets/webhooks/announcements.ts';
 import { REAL_FILES, SNAPSHOT_DAY } from '../import/real-data.ts';
 import { expectError } from '../markets/expect-error.ts';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { applyAccountState } from '../../gateway/auth/account-state.ts';
 import { createApiKey } from '../../gateway/auth/api-keys.ts';
-import { adminTool } from '../../scripts/commands/admin-tool.ts';
+import { adminTool } from '../../gateway/commands/admin-tool.ts';
 import type { Mode } from '../../subgraphs/platform/database.ts';
 import { publishEvents } from '../../subgraphs/platform/webhooks/outbox.ts';
 import { startTestService } from '../support/service.ts';
@@ -31,7 +31,7 @@ beforeEach(() => {
   receiver.answer = 204;
 });
 
-/** `admin <argv>` as the running server executes it (scripts/commands/admin-tool.ts over the admin socket). */
+/** `admin <argv>` as the running server executes it (gateway/commands/admin-tool.ts over the admin socket). */
 async function admin(...argv: string[]) {
   const printed: string[] = [];
   const output = { out: (text: string) => printed.push(text), err: (text: string) => printed.push(text) };

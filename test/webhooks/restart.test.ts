@@ -65,7 +65,7 @@ describe(`webhooks across a server killed mid-delivery (${TEST_ENGINE})`, () => 
     // A slow receiver (3 s an answer, within the 5 s timeout): deliveries are in flight for a while.
     receiver.delayMs = 3_000;
 
-    const imported = await runScript('scripts/import/cli.ts', ['senate-trades', REAL_FILES.senate], env);
+    const imported = await runScript('scripts/import.ts', ['senate-trades', REAL_FILES.senate], env);
     expect(imported.code, imported.stderr).toBe(0);
     // Killed while the receiver holds requests the server is waiting on.
     await eventually(() => expect(receiver.inFlight).toBeGreaterThan(0), 60_000);

@@ -2,7 +2,7 @@ import { Cron } from 'croner';
 
 /**
  * The public sources the service keeps itself current from, with their schedule and what each one's records
- * are (docs/data-sources.md "Live ingestion"). The fetch side (URLs, files) is scripts/ingest/source-files.ts; this
+ * are (docs/data-sources.md "Live ingestion"). The fetch side (URLs, files) is gateway/ingest/source-files.ts; this
  * part is what `GET /api/stats/sources` reports, so the subgraph and the schedule read one list.
  */
 export interface SourceSchedule {

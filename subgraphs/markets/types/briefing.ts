@@ -2,7 +2,7 @@ import type { RequestContext } from '../../platform/context.ts';
 import { NotFoundError } from '../../platform/errors.ts';
 import { pageArgument, pageInfoSource, pageSizeArgument, resolvePaging } from '../../platform/paging.ts';
 import { exactTotal } from '../../platform/totals.ts';
-import { signalHistoryStart } from '../../platform/plans.ts';
+import { signalHistoryStart } from '../signal-history.ts';
 import { argument, defineArguments } from '../../platform/arguments.ts';
 import { PAGE_DESCRIPTIONS } from '../../platform/page-object.ts';
 import { PageInfo, builder } from '../builder.ts';

@@ -1,6 +1,6 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import { z } from 'zod';
-import { signalHistoryStart } from '../../platform/plans.ts';
+import { signalHistoryStart } from '../signal-history.ts';
 import { argument, defineArguments } from '../../platform/arguments.ts';
 import { isoDate } from '../../platform/dates.ts';
 import { executesPath } from '../../platform/selection.ts';

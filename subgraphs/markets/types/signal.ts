@@ -4,7 +4,7 @@ import type { RequestContext } from '../../platform/context.ts';
 import { NotFoundError } from '../../platform/errors.ts';
 import { parseUuid } from '../../platform/ids.ts';
 import { pageArgument, pageSizeArgument, resolvePaging } from '../../platform/paging.ts';
-import { signalHistoryStart } from '../../platform/plans.ts';
+import { signalHistoryStart } from '../signal-history.ts';
 import { argument, defineArguments } from '../../platform/arguments.ts';
 import { definePageObject, pageSource } from '../../platform/page-object.ts';
 import type { PageSource } from '../../platform/page-object.ts';

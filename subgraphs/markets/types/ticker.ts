@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { RequestContext } from '../../platform/context.ts';
-import { signalHistoryStart } from '../../platform/plans.ts';
+import { signalHistoryStart } from '../signal-history.ts';
 import { argument, defineArguments } from '../../platform/arguments.ts';
 import { builder } from '../builder.ts';
 import { TICKER_FORMAT, isKnownTicker, tickerSymbol } from '../tickers.ts';

@@ -1,5 +1,5 @@
 import type { Database } from '../../platform/database.ts';
-import { publishingCtes } from '../../platform/webhooks/outbox.ts';
+import { marketPublishingCtes } from './event-types.ts';
 import { convergenceLeadsFromDatabase } from '../convergence-query.ts';
 import type { Lead } from '../convergence-query.ts';
 import { CONVERGENCE_DEFAULT_DAYS, convergenceWindow } from '../types/convergence.ts';
@@ -29,7 +29,7 @@ export async function announceBriefings(db: Database, now: Date): Promise<number
         GROUP BY day),
      fresh AS (
        INSERT INTO briefing_publications (day) SELECT day FROM days ON CONFLICT (day) DO NOTHING RETURNING day),
-     ${publishingCtes(`
+     ${marketPublishingCtes(`
        SELECT 'briefing.published' AS type,
               jsonb_build_object(
                 'date', d.day, 'signals_count', d.signals, 'trades_count', d.trades, 'url', '/api/briefings/' || d.day,
@@ -95,7 +95,7 @@ export async function announceConvergenceChanges(db: Database): Promise<number> 
        SELECT 'entered' AS change, ticker, lead, NULL::float8 AS previous_score FROM entered
        UNION ALL SELECT 'moved', ticker, lead, previous_score FROM moved
        UNION ALL SELECT 'left', ticker, lead, previous_score FROM left_leads),
-     ${publishingCtes(`
+     ${marketPublishingCtes(`
        SELECT 'convergence_lead.changed' AS type,
               jsonb_build_object('change', change, 'lead', lead, 'previous_score', previous_score) AS data,
               jsonb_build_object('ticker', ticker) AS attributes

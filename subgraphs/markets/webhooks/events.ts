@@ -1,9 +1,10 @@
 import type { Database } from '../../platform/database.ts';
-import { isoTimestamp, publishingCtes } from '../../platform/webhooks/outbox.ts';
+import { isoTimestamp } from '../../platform/webhooks/outbox.ts';
+import { marketPublishingCtes } from './event-types.ts';
 
 /**
  * The events of the market tables, as SELECTs over `written r`: the rows an import's upsert returned, with
- * `r.inserted` true for new ones (scripts/import/batch-writer.ts). `data` is the record as the list route returns
+ * `r.inserted` true for new ones (gateway/import/batch-writer.ts). `data` is the record as the list route returns
  * it (docs/webhooks.md "Events"); the attributes are what endpoint filters match on.
  */
 
@@ -78,7 +79,7 @@ export async function publishSeededMarketEvents(db: Database): Promise<number> {
   let published = 0;
   for (const [table, events] of Object.entries(MARKET_TABLE_EVENTS)) {
     const [row] = await db.sql.query<{ n: number }>(
-      `WITH written AS (SELECT t.*, true AS inserted FROM ${table} t), ${publishingCtes(events)}
+      `WITH written AS (SELECT t.*, true AS inserted FROM ${table} t), ${marketPublishingCtes(events)}
        SELECT count(*)::int AS n FROM published`,
     );
     published += row?.n ?? 0;

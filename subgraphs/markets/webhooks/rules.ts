@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { argument, defineArguments } from '../../platform/arguments.ts';
-import { WEBHOOK_EVENT_TYPES } from '../../platform/webhooks/event-types.ts';
+import { WEBHOOK_EVENT_TYPES } from './event-types.ts';
 import { tickerSymbol } from '../tickers.ts';
 import { SIGNAL_TYPES } from '../types/signal.ts';
 

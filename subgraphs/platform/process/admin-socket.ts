@@ -1,16 +1,9 @@
 import { chmodSync, mkdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import type { Socket } from 'node:net';
-import {
-  adminSocketDirectory,
-  adminSocketPath,
-  MAX_REQUEST_BYTES,
-  MAX_SOCKET_PATH_BYTES,
-} from '../../../scripts/commands/protocol.ts';
-import type { CommandRequest, ServerMessage } from '../../../scripts/commands/protocol.ts';
-import { loadTool } from '../../../scripts/commands/load-tool.ts';
-import { TOOL_NAMES } from '../../../scripts/commands/tool.ts';
-import type { CommandOutput, PreparedCommand } from '../../../scripts/commands/tool.ts';
+import { adminSocketDirectory, adminSocketPath, MAX_REQUEST_BYTES, MAX_SOCKET_PATH_BYTES } from './admin-protocol.ts';
+import type { CommandRequest, ServerMessage } from './admin-protocol.ts';
+import type { CommandOutput, CommandTools, PreparedCommand } from './command-tool.ts';
 import type { Database, Mode } from '../database.ts';
 import { logger } from '../logger.ts';
 
@@ -23,12 +16,14 @@ export interface AdminSocket {
 }
 
 /**
- * Runs `admin` and `import` commands handed over by scripts/commands/run.ts on this process's databases:
- * with PGlite no other process may open them. See scripts/commands/protocol.ts for the exchange.
+ * Runs the commands (`admin`, `import`, `ingest`: the `tools` the process's entry gives) handed over by
+ * scripts/commands/run.ts on this process's databases: with PGlite no other process may open them. See
+ * admin-protocol.ts for the exchange.
  */
 export async function startAdminSocket(
   dataDir: string,
   databases: Record<Mode, Database>,
+  tools: CommandTools,
 ): Promise<AdminSocket | undefined> {
   const path = adminSocketPath(dataDir);
   if (Buffer.byteLength(path) > MAX_SOCKET_PATH_BYTES) {
@@ -59,7 +54,7 @@ export async function startAdminSocket(
         return;
       }
       socket.off('data', onData);
-      const work = serve(socket, buffered.slice(0, end), databases).finally(() => running.delete(work));
+      const work = serve(socket, buffered.slice(0, end), databases, tools).finally(() => running.delete(work));
       running.add(work);
     };
     socket.on('data', onData);
@@ -83,10 +78,10 @@ export async function startAdminSocket(
   };
 }
 
-function parseRequest(line: string): CommandRequest | undefined {
+function parseRequest(line: string, tools: CommandTools): CommandRequest | undefined {
   try {
     const request = JSON.parse(line) as Partial<CommandRequest>;
-    const validTool = TOOL_NAMES.includes(request.tool as CommandRequest['tool']);
+    const validTool = typeof request.tool === 'string' && tools.names.includes(request.tool);
     if (validTool && Array.isArray(request.argv) && request.argv.every((arg) => typeof arg === 'string'))
       return request as CommandRequest;
   } catch {
@@ -95,14 +90,20 @@ function parseRequest(line: string): CommandRequest | undefined {
   return undefined;
 }
 
-async function serve(socket: Socket, line: string, databases: Record<Mode, Database>): Promise<void> {
+async function serve(
+  socket: Socket,
+  line: string,
+  databases: Record<Mode, Database>,
+  tools: CommandTools,
+): Promise<void> {
   const send = (message: ServerMessage) => {
     if (!socket.destroyed) socket.write(`${JSON.stringify(message)}\n`);
   };
-  const request = parseRequest(line);
+  const request = parseRequest(line, tools);
   if (!request) {
+    const names = tools.names.map((name) => `"${name}"`).join('|');
     send({ accepted: true });
-    send({ err: 'admin socket: the request is not {"tool": "admin"|"import"|"ingest", "argv": [strings]}\n' });
+    send({ err: `admin socket: the request is not {"tool": ${names}, "argv": [strings]}\n` });
     send({ exit: 2 });
     socket.end();
     return;
@@ -112,7 +113,7 @@ async function serve(socket: Socket, line: string, databases: Record<Mode, Datab
   // Arguments are not logged: `create-account` carries a password.
   const log = logger.child({ tool: request.tool, command: request.argv[0] });
   log.info('admin command received');
-  const tool = await loadTool(request.tool);
+  const tool = await tools.load(request.tool);
   let exit: number;
   try {
     const prepared: PreparedCommand | number = tool.prepare(request.argv, output);

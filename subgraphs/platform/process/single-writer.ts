@@ -2,6 +2,7 @@ import { env } from '../config.ts';
 import type { Database, Mode } from '../database.ts';
 import { startAdminSocket } from './admin-socket.ts';
 import type { AdminSocket } from './admin-socket.ts';
+import type { CommandTools } from './command-tool.ts';
 import { acquireDataDirLock, DataDirLockedError } from './data-dir-lock.ts';
 import type { DataDirLock, LockRole } from './data-dir-lock.ts';
 
@@ -26,13 +27,14 @@ export function lockDataDirOrExit(role: LockRole): DataDirLock | undefined {
   }
 }
 
-/** Once the server listens: takes `admin` and `import` commands on the admin socket and names it in the lock. */
+/** Once the server listens: takes the `tools`' commands on the admin socket and names it in the lock. */
 export async function serveAdminCommands(
   lock: DataDirLock | undefined,
   databases: Record<Mode, Database>,
+  tools: CommandTools,
 ): Promise<AdminSocket | undefined> {
   if (!lock) return undefined;
-  const socket = await startAdminSocket(env.dataDir, databases);
+  const socket = await startAdminSocket(env.dataDir, databases, tools);
   if (socket) lock.setSocket(socket.path);
   return socket;
 }

@@ -1,6 +1,5 @@
 import type { SqlClient } from '../database.ts';
 import { endpointActive } from './endpoint-standing.ts';
-import { TICKER_EVENT_TYPES } from './event-types.ts';
 import type { WebhookEventInput } from './event-types.ts';
 
 /**
@@ -34,42 +33,54 @@ export const ENDPOINT_RECEIVES = `${endpointActive('w')} AND e.type = ANY (w.eve
                     WHERE lower(m.name) IN (lower(e.attributes->>'member'), lower(e.attributes->>'member_name'))))`;
 
 /**
- * The common table expressions that publish `source`: a SELECT of `(type text, data jsonb, attributes jsonb)`,
- * usually over the RETURNING rows of the change before it. They write each event, a `watchlist.activity` for
- * every account watching the ticker of one (when that account listens for it), and a delivery per endpoint
- * that receives it. Follow them with the statement's own final SELECT.
+ * Events that published events give rise to, written by the same statement (the markets' `watchlist.activity`,
+ * subgraphs/markets/webhooks/event-types.ts): a common table expression `name`, an INSERT into webhook_events
+ * over the CTE `published` that returns `id, type, attributes`.
  */
-export function publishingCtes(source: string): string {
-  const watched = TICKER_EVENT_TYPES.map((type) => `'${type}'`).join(', ');
+export interface DerivedEvents {
+  name: string;
+  sql: string;
+}
+
+/**
+ * The common table expressions that publish `source`: a SELECT of `(type text, data jsonb, attributes jsonb)`,
+ * usually over the RETURNING rows of the change before it. They write each event, the events `derived` from
+ * them, and a delivery per endpoint that receives one. Follow them with the statement's own final SELECT.
+ */
+export function publishingCtes(source: string, derived: readonly DerivedEvents[] = []): string {
+  const written = ['published', ...derived.map(({ name }) => name)];
   return `source_events AS (${source}),
     published AS (
       INSERT INTO webhook_events (id, type, body, attributes)
       SELECT ${NEW_EVENT_ID}, s.type, ${envelope('s.type', 's.data')}, s.attributes FROM source_events s
-      RETURNING id, type, body, attributes),
-    watched AS (
-      INSERT INTO webhook_events (id, type, body, attributes)
-      SELECT ${NEW_EVENT_ID}, 'watchlist.activity',
-             ${envelope(`'watchlist.activity'`, `jsonb_build_object('ticker', p.attributes->>'ticker', 'event', p.body::jsonb || jsonb_build_object('id', p.id))`)},
-             p.attributes || jsonb_build_object('account_id', l.account_id)
-        FROM published p
-        JOIN watchlist_entries l ON l.ticker = p.attributes->>'ticker'
-       WHERE p.type IN (${watched})
-         AND EXISTS (SELECT 1 FROM webhook_endpoints w
-                      WHERE w.account_id = l.account_id AND ${endpointActive('w')} AND 'watchlist.activity' = ANY (w.events))
-      RETURNING id, type, attributes),
+      RETURNING id, type, body, attributes),${derived
+        .map(
+          ({ name, sql }) => `
+    ${name} AS (
+      ${sql}),`,
+        )
+        .join('')}
     queued AS (
       INSERT INTO webhook_deliveries (event_id, endpoint_id)
       SELECT e.id, w.id
-        FROM (SELECT id, type, attributes FROM published UNION ALL SELECT id, type, attributes FROM watched) e
+        FROM (${written.map((name) => `SELECT id, type, attributes FROM ${name}`).join(' UNION ALL ')}) e
         JOIN webhook_endpoints w ON ${ENDPOINT_RECEIVES}
       RETURNING id)`;
 }
 
-/** Events that are not a row change of their own (a `credits.low`), published in one statement; their ids. */
-export async function publishEvents(sql: SqlClient, events: readonly WebhookEventInput[]): Promise<string[]> {
+/**
+ * Events that are not a row change of their own (a `credits.low`), published in one statement with those
+ * `derived` from them; their ids.
+ */
+export async function publishEvents(
+  sql: SqlClient,
+  events: readonly WebhookEventInput[],
+  derived: readonly DerivedEvents[] = [],
+): Promise<string[]> {
   const rows = await sql.query<{ id: string }>(
     `WITH ${publishingCtes(
       `SELECT x.type, x.data, x.attributes FROM jsonb_to_recordset($1::jsonb) AS x(type text, data jsonb, attributes jsonb)`,
+      derived,
     )}
      SELECT id FROM published`,
     [JSON.stringify(events)],

@@ -73,7 +73,7 @@ export interface RecordPlans {
 }
 
 /**
- * Loading records of a type from files (scripts/import/records/, docs/data-sources.md "Records"). Fields are
+ * Loading records of a type from files (gateway/import/records/, docs/data-sources.md "Records"). Fields are
  * named by their API names (`columns`); each value is converted to its column's type, then checked by `rules`.
  */
 export interface RecordLoadSpec {

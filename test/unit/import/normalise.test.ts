@@ -1,16 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { RecordRejection } from '../../../scripts/import/importer.ts';
-import { parseDate } from '../../../scripts/import/normalise/dates.ts';
-import { MemberMatcher, displayName } from '../../../scripts/import/normalise/members.ts';
-import type { MemberIdentity } from '../../../scripts/import/normalise/members.ts';
-import { normaliseTicker, parseOptionSymbol } from '../../../scripts/import/normalise/tickers.ts';
+import { RecordRejection } from '../../../gateway/import/importer.ts';
+import { parseDate } from '../../../gateway/import/normalise/dates.ts';
+import { MemberMatcher, displayName } from '../../../gateway/import/normalise/members.ts';
+import type { MemberIdentity } from '../../../gateway/import/normalise/members.ts';
+import { normaliseTicker, parseOptionSymbol } from '../../../gateway/import/normalise/tickers.ts';
 import {
   classifyAsset,
   normaliseOwner,
   normaliseTradeType,
   parseAmount,
-} from '../../../scripts/import/normalise/trade-fields.ts';
-import { parseItems } from '../../../scripts/import/sec/eight-k-items.ts';
+} from '../../../gateway/import/normalise/trade-fields.ts';
+import { parseItems } from '../../../gateway/import/sec/eight-k-items.ts';
 
 const member = (
   bioguideId: string,

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../../../scripts/commands/tool.ts';
-import { parseColumnsOption, resolveColumns } from '../../../scripts/import/records/column-map.ts';
-import { rowConverter } from '../../../scripts/import/records/convert.ts';
-import { loadFields, loadReferences } from '../../../scripts/import/records/load-fields.ts';
-import { importTool } from '../../../scripts/import/tool.ts';
+import { UsageError } from '../../../subgraphs/platform/process/command-tool.ts';
+import { parseColumnsOption, resolveColumns } from '../../../gateway/import/records/column-map.ts';
+import { rowConverter } from '../../../gateway/import/records/convert.ts';
+import { loadFields, loadReferences } from '../../../gateway/import/records/load-fields.ts';
+import { importTool } from '../../../gateway/import/tool.ts';
 import { RECORD_TYPES, recordTypeNamed } from '../../../subgraphs/verticals/record-type/catalog.ts';
 
 const FIELDS = ['external_id', 'company', 'revenue_usd', 'employees', 'state', 'ticker'];
