@@ -15,8 +15,8 @@ import { isoDate } from '../../subgraphs/platform/dates.ts';
  * npm run --silent import -- records <type> <file...> [--columns …] [--format csv|jsonl] [--source <name>] …
  * npm run --silent import -- briefing [--day YYYY-MM-DD] [--database live|sandbox]
  *
- * Progress goes to stderr; stdout gets one JSON line (the counts, or the rejects as JSON lines). cli.ts runs
- * it; with PGlite and a running server, the server runs it (scripts/commands/run.ts).
+ * Progress goes to stderr; stdout gets one JSON line (the counts, or the rejects as JSON lines). scripts/import.ts
+ * runs it through scripts/commands/run.ts, which hands it to the server when PGlite's server is running.
  */
 export const IMPORT_USAGE = `usage: import <source> <file...> [--database live|sandbox] [--accession <number>] [--ticker <symbol>]
        import rejects <source> [--database live|sandbox]

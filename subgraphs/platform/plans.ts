@@ -23,8 +23,8 @@ export const OVERAGE_PRICE_PER_CALL = 0.01;
 /**
  * One line of the plan table: the lowest plan that reaches a feature, and the GraphQL schema coordinates it covers
  * (`Type.field`, or `Type.*` for every field of a type wherever it is reached). Each subgraph declares the rules
- * of the fields it defines (its plan-rules.ts); the gateway checks every operation against all of them and refuses
- * to start while a field of the API has none (gateway/auth/plan-access.ts).
+ * of the fields it defines (subgraphs/<name>/plan-rules.ts); the gateway checks every operation against all of
+ * them and refuses to start while a field of the API has none (gateway/auth/plan-access.ts).
  */
 export interface PlanRule {
   feature: string;

@@ -5,7 +5,7 @@ import { loaderFor } from '../platform/context.ts';
 import type { RequestContext } from '../platform/context.ts';
 import { selectedFieldNames } from '../platform/selection.ts';
 
-/** Attorney fields that read nothing but the columns of NAME_COLUMNS_SQL (attorney.ts). */
+/** Attorney fields (records/attorney.ts) that read nothing but the columns of NAME_COLUMNS_SQL. */
 const NAME_FIELDS = new Set(['__typename', 'id', 'name', 'firstName', 'lastName', 'firmId', 'isPartner']);
 
 const NAME_COLUMNS_SQL = `SELECT id, first_name AS "firstName", last_name AS "lastName", firm_id AS "firmId",

@@ -75,7 +75,7 @@ describe('sign-up', () => {
     await browser.open();
     const statuses: number[] = [];
     for (let index = 0; index < 11; index += 1) statuses.push((await attempt()).status);
-    // Ten attempts per address and IP a minute (login-throttle.ts): the eleventh waits.
+    // Ten attempts per address and IP a minute (gateway/auth/login-throttle.ts): the eleventh waits.
     expect(statuses.slice(0, 10)).toEqual(Array(10).fill(409));
     const throttled = await attempt();
     expect(throttled.status).toBe(429);

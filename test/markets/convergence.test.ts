@@ -15,10 +15,10 @@ import { DAY } from './fixture.ts';
 
 /**
  * The SQL of the convergence route (purchases of a window, signal rollups + the first partial day from the signals)
- * against the specification of convergence-score.ts run over every raw row, on a generated dataset with the cases
- * that could tell them apart: amended and non-purchase trades, name-only members, a member disclosed under two
- * names, every amount bucket, signals a minute either side of a window's start, and windows that end before the
- * newest data (`as_of`) or run through it.
+ * against the specification of subgraphs/markets/convergence-score.ts run over every raw row, on a generated
+ * dataset with the cases that could tell them apart: amended and non-purchase trades, name-only members, a member
+ * disclosed under two names, every amount bucket, signals a minute either side of a window's start, and windows
+ * that end before the newest data (`as_of`) or run through it.
  */
 
 let store: TestDatabases;

@@ -241,8 +241,8 @@ describe('congressional_trade.disclosed from a real import while the server runs
     expect(expected!.n).toBeGreaterThan(1);
     receiver.answer = 204;
     // The receiver is back. A delivery that failed twice during a slow import waits 5 minutes for its third
-    // attempt: that wait (backoff.ts, tested on its own) is made to have passed. On every poll, because an
-    // attempt in flight when the receiver came back may still record its 503, and with it a 5-minute wait.
+    // attempt: that wait (platform/webhooks/backoff.ts, tested on its own) is made to have passed. On every poll,
+    // because an attempt in flight when the receiver came back may still record its 503, and with it a 5-minute wait.
     const events = await eventually(async () => {
       await sqlOf('live').query(
         `UPDATE webhook_deliveries SET next_attempt_at = now()

@@ -16,7 +16,8 @@ const DATE = /^\d{4}-\d{2}-\d{2}(?:[T ][\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?$/;
 
 /**
  * Converts one row of a file: each mapped value to its column's type, then the type's derived fields, then its
- * rules (the API's). The record's key is its `external_id`, else its natural key (record-type/define.ts).
+ * rules (the API's). The record's key is its `external_id`, else its natural key
+ * (subgraphs/verticals/record-type/define.ts).
  */
 export function rowConverter(
   type: RecordType,

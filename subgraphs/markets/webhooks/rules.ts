@@ -14,7 +14,10 @@ const list = <Item extends z.ZodType>(item: Item) =>
     .max(MAX_FILTER_VALUES, `must list at most ${MAX_FILTER_VALUES} values`)
     .transform((values) => [...new Set(values)]);
 
-/** Stored as given in `webhook_endpoints.filters` (snake_case keys, as outbox.ts matches them); empty lists dropped. */
+/**
+ * Stored as given in `webhook_endpoints.filters` (snake_case keys, as platform/webhooks/outbox.ts matches them);
+ * empty lists dropped.
+ */
 export const filtersRule = z
   .object({
     tickers: list(tickerSymbol).nullish(),

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { typoCandidateQuery } from '../../../subgraphs/verticals/search/typo-words.ts';
 
-/** Which query words a typo-tier candidate must hold (typo-words.ts): the pure part, no database. */
+/** Which query words a typo-tier candidate must hold (verticals/search/typo-words.ts): the pure part, no database. */
 const word = (text: string, trigrams: number, similar: string[]) => ({ word: text, trigrams, similar });
 
 describe('the typo tier’s candidate words', () => {
