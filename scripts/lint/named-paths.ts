@@ -4,9 +4,8 @@ import ts from 'typescript';
 
 /**
  * Repository paths named in prose (README.md, the Markdown under docs/ and the comments of our .ts files) that
- * name nothing.
- * Files move; a comment or a doc that points at the old place misleads the next reader, so a unit test
- * (test/unit/foundation/named-paths.test.ts) lists every such path.
+ * name nothing. Files move; a comment or a doc that points at the old place misleads the next reader, so a unit
+ * test (test/unit/foundation/named-paths.test.ts) lists every such path.
  */
 
 /** The folders whose paths are written from the repository's root (`gateway/execution/execution.ts`). */
@@ -24,9 +23,9 @@ const OUTSIDE_TREE = new Set(['node_modules', '.git', 'data', 'reports', 'scratc
 
 /**
  * A rooted path (`gateway/…`; a folder ends in `/`; `*` and a placeholder such as `<kind>` stand for any name
- * and must match something), or a relative name that ends in one of
- * our source or document extensions (data files such as an upstream's `company_tickers.json` are not ours). It
- * must not continue a URL, a package name (`@apollo/gateway/…`) or a longer word, hence the look-behind.
+ * and must match something), or a relative name that ends in one of our source or document extensions (data
+ * files such as an upstream's `company_tickers.json` are not ours). It must not continue a URL, a package name
+ * (`@apollo/gateway/…`) or a longer word, hence the look-behind.
  */
 const CANDIDATE = new RegExp(
   String.raw`(?<![\w@.:/~$<>*{-])(?:\.{1,2}/)*(?:` +
@@ -38,8 +37,8 @@ const CANDIDATE = new RegExp(
 /**
  * Prose may mark a path as gone right after it, `<old> (since removed: …)` or `<old>, now \`<new>\``: historical
  * records (docs/performance.md's numbered log) name files as they were. What the mark goes on to name is checked.
- * A path marked once as "(not in this repository)" (an operator's own script) or as a worked example's
- * new file (a table row `| path | new: …`) is exempt in all its file.
+ * A path marked once as "(not in this repository)" (an operator's own script) or as a worked example's new file
+ * (a table row `| path | new: …`) is exempt in all its file.
  */
 const MARKED_AFTER = /^`?\s*[(,]\s*(?:since removed|now\b)/;
 const ELSEWHERE_AFTER = /^`?(?:[^`(\n]{0,40}\(not in this repository\b|\s*\|\s*new:)/;
@@ -149,13 +148,13 @@ function existsIn(tree: Set<string>, path: string): boolean {
     .replace(/\/+$/, '')
     .replace(/<[\w-]+>/g, '*');
   if (!plain.includes('*')) return tree.has(plain);
-  const pattern = new RegExp(
-    `^${plain
-      .replace(/[.+?^${}()|[\]\\]/g, '\\$&')
-      .replace(/\*\*\/?/g, '\u0000')
-      .replace(/\*/g, '[^/]*')
-      .replace(/\u0000/g, '(?:.*/)?')}$`,
-  );
+  // `**/` is any run of folders, `*` any part of one name.
+  const escape = (text: string) => text.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
+  const source = plain
+    .split('**/')
+    .map((part) => part.split('*').map(escape).join('[^/]*'))
+    .join('(?:.*/)?');
+  const pattern = new RegExp(`^${source}$`);
   return [...tree].some((entry) => pattern.test(entry));
 }
 

@@ -130,7 +130,7 @@ function apolloAnswer(args: ComputeResponseArgs) {
   }
 }
 
-describe('result shaping (gateway/result-shaping.ts) against Apollo Gateway computeResponse', () => {
+describe('result shaping (gateway/execution/result-shaping.ts) against Apollo Gateway computeResponse', () => {
   for (const [name, query, variableSets] of [
     ['the federated query', FEDERATED, [{}]],
     ['aliases, fragments, directives and a union', SHAPES, VARIABLES],
