@@ -55,7 +55,7 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
  * clean success, in Apollo Server's bytes and headers. Any other request goes to Apollo Server: one the fast path
  * cannot judge, before anything ran; one the guard refused, or whose execution reported errors or threw, with
  * that outcome handed over (hand-over.ts), so Apollo Server formats it as always while field limits are charged
- * and the operation executed once. test/foundation/graphql-fast-path.test.ts compares both paths' responses.
+ * and the operation executed once. test/gateway/graphql-fast-path.test.ts compares both paths' responses.
  */
 export function graphqlFastPath(options: GraphQLFastPathOptions) {
   const { apiSchema, subgraphs, checkFieldLimits, inFlight } = options;

@@ -23,7 +23,7 @@ import { logger } from '../subgraphs/platform/logger.ts';
  * `shapeResponse` gives the same answer for data the schema allows: each selection set's directives are read
  * once per request, and the objects have fast properties and still no inherited keys. Whenever Apollo's pass
  * would report an error, bubble a null or throw, it gives up and Apollo's own pass runs, so every error keeps
- * Apollo's exact message and path (test/unit/foundation/result-shaping.test.ts compares both on valid and broken data).
+ * Apollo's exact message and path (test/unit/gateway/result-shaping.test.ts compares both on valid and broken data).
  */
 
 /** The version whose `computeResponse` this mirrors; another one keeps Apollo's own pass (see installResultShaping). */
