@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runImport } from '../../scripts/import/run.ts';
 import { upsertRows } from '../../scripts/import/batch-writer.ts';
-import { expectError } from '../markets/expect-error.ts';
+import { expectError } from '../support/expect-error.ts';
 import { REAL_FILES, SNAPSHOT_DAY } from '../import/real-data.ts';
 import { startTestService } from '../support/service.ts';
 import type { TestService } from '../support/service.ts';
