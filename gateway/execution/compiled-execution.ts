@@ -13,7 +13,7 @@ import type { CompiledQuery } from 'graphql-jit';
  * Only a document seen before is compiled (compiling costs milliseconds, a one-off document would pay it for
  * nothing), and only while it is kept: the caches are keyed by the document object, which the callers keep
  * (Apollo Server's document store, the REST routes, the subgraph data sources' parsed operations). The answer
- * is graphql-js's, byte for byte: test/foundation/compiled-execution.test.ts runs every operation of the REST
+ * is graphql-js's, byte for byte: test/gateway/compiled-execution.test.ts runs every operation of the REST
  * tables and the error cases both ways. A document graphql-jit cannot compile runs on graphql-js. What differs
  * is when sibling fields' relation loads are issued: a query with several relation-loading roots may batch them
  * in more rounds (test/verticals/records.test.ts: 23 statements compiled, 17 with graphql-js; still the same for
@@ -32,7 +32,7 @@ export async function executeCompiled(args: ExecutionArgs): Promise<ExecutionRes
 /**
  * graphql-jit's error as graphql-js would have made it. Its own GraphQLError leaves `extensions` undefined when the
  * thrown error has none (a database that does not answer), where graphql-js gives `{}`, and the gateway's error
- * formatting reads it: such an error became a 500 instead of a 503 (test/foundation/dependencies-down.test.ts).
+ * formatting reads it: such an error became a 500 instead of a 503 (test/gateway/dependencies-down.test.ts).
  */
 function asGraphQLJsError(error: GraphQLError): GraphQLError {
   const { message, path, originalError, extensions, locations } = error;

@@ -31,7 +31,7 @@ const NOT_CACHEABLE: [string, string] = ['cache-control', 'no-store'];
  * Errors as Apollo Server reports them, so an outcome is the same whether gateway/execution answered it or Apollo
  * Server did: a code always (INTERNAL_SERVER_ERROR when none), `extensions.http` taken off the error into the
  * response's status and headers, then our `formatGraphQLError`. Apollo Server exports no function for this step
- * (its `errorNormalize` module is internal); this is its one copy, and test/foundation/graphql-fast-path.test.ts holds
+ * (its `errorNormalize` module is internal); this is its one copy, and test/gateway/graphql-fast-path.test.ts holds
  * both answers equal.
  */
 function formatErrors(errors: readonly unknown[]): {

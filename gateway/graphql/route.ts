@@ -25,7 +25,7 @@ function plainOperation(request: FastifyRequest): OperationRequest | undefined {
 /**
  * The handler of GET and POST /graphql. A plain JSON POST, in a response type both sides agree on, is a channel
  * like any other: its operation goes to `execute` and the outcome is written as Apollo Server writes a response
- * (its bytes, status and headers; test/foundation/graphql-fast-path.test.ts compares them). Apollo Server's HTTP
+ * (its bytes, status and headers; test/gateway/graphql-fast-path.test.ts compares them). Apollo Server's HTTP
  * handler answers the rest (persisted queries, GET, batches, bodies it refuses, types it negotiates otherwise):
  * it costs about 0.5 ms CPU a request around the execution (docs/performance.md, item 30), and nothing of that
  * request has run when it starts.

@@ -4,7 +4,7 @@ import { SCHEMA_DIR } from '../supergraph.ts';
 
 /**
  * One real answer per operation and media type, recorded from the sandbox data by
- * test/foundation/openapi.test.ts (`UPDATE_OPENAPI_EXAMPLES=1`), which also fails when one is missing or no
+ * test/rest/openapi.test.ts (`UPDATE_OPENAPI_EXAMPLES=1`), which also fails when one is missing or no
  * longer matches its schema.
  */
 export const EXAMPLES_FILE = `${SCHEMA_DIR}openapi-examples.json`;

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { WORK_DIR, freePort, startServer, tsNode } from './processes.ts';
+import { freePort } from '../free-port.ts';
+import { WORK_DIR, startServer, tsNode } from './processes.ts';
 import type { ServerProcess } from './processes.ts';
 
 /** How the bench starts our services: the gateway alone, as a cluster, and the subgraph services. */

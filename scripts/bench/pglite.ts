@@ -7,7 +7,8 @@ import { createBenchKeys, databaseName } from './dataset.ts';
 import { graphqlPost } from './gateways.ts';
 import { measure } from './measure.ts';
 import type { Measurement } from './measure.ts';
-import { ROOT, WORK_DIR, freePort, startServer, tsNode } from './processes.ts';
+import { freePort } from '../free-port.ts';
+import { ROOT, WORK_DIR, startServer, tsNode } from './processes.ts';
 import { FEDERATED_QUERY, LAYER_PAGE, SHARING_ON } from './scenarios.ts';
 
 /** The embedded default measured: the same lines as on PostgreSQL, on a PGlite DATA_DIR of the same scale. */

@@ -5,7 +5,7 @@ import ts from 'typescript';
 /**
  * Repository paths named in prose (README.md, the Markdown under docs/ and the comments of our .ts files) that
  * name nothing. Files move; a comment or a doc that points at the old place misleads the next reader, so a unit
- * test (test/unit/foundation/named-paths.test.ts) lists every such path.
+ * test (test/unit/platform/named-paths.test.ts) lists every such path.
  */
 
 /** The folders whose paths are written from the repository's root (`gateway/execution/execution.ts`). */

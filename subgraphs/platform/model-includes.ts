@@ -68,7 +68,7 @@ const fieldOf = (model: string, name: string): DatamodelField | undefined =>
 /**
  * The field of `model` that `foreignKey` (on the other model) references: a unique field of the same name (a trade's
  * `bioguideId` → the member's `bioguideId`), else the model's id. The Pothos datamodel has no `references`;
- * test/foundation/model-includes.test.ts compares every relation the schema includes with Prisma's own read.
+ * test/platform/model-includes.test.ts compares every relation the schema includes with Prisma's own read.
  */
 function referencedField(model: string, foreignKey: string): string | null {
   const same = fieldOf(model, foreignKey);

@@ -1,15 +1,11 @@
-import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashKey } from '../../gateway/auth/api-keys.ts';
 import { verifyPassword } from '../../gateway/auth/passwords.ts';
 import { openDatabase } from '../../subgraphs/platform/database.ts';
-
-const run = promisify(execFile);
-const ROOT = new URL('../../', import.meta.url).pathname;
+import { commandEnvironment, runScript } from '../support/child-process.ts';
 
 /** The admin command as an operator runs it, against a PGlite data folder of its own. */
 describe('npm run admin', () => {
@@ -19,13 +15,14 @@ describe('npm run admin', () => {
   });
   afterAll(() => rm(dataDir, { recursive: true, force: true }));
 
-  const admin = (...args: string[]) => {
-    // PGlite under the temporary DATA_DIR, whatever database the surrounding run is configured with.
-    const { DATABASE_URL: _live, SANDBOX_DATABASE_URL: _sandbox, ...env } = process.env;
-    return run('node', ['--import', 'tsx', 'scripts/admin.ts', ...args], {
-      cwd: ROOT,
-      env: { ...env, DATA_DIR: dataDir, LOG_LEVEL: 'silent' },
-    });
+  // PGlite under the temporary DATA_DIR, whatever database the surrounding run is configured with.
+  const run = (...args: string[]) =>
+    runScript('scripts/admin.ts', args, commandEnvironment({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' }));
+  /** A command that must succeed: its output. */
+  const admin = async (...args: string[]) => {
+    const exit = await run(...args);
+    expect(exit.code, exit.stderr).toBe(0);
+    return exit;
   };
 
   it('creates an account and keys, printing one JSON line each, stored as the service reads them', async () => {
@@ -117,13 +114,9 @@ describe('npm run admin', () => {
       ['hasOwnProperty'],
       [],
     ]) {
-      const failure = await admin(...args).then(
-        () => undefined,
-        (error: { code: number; stderr: string }) => error,
-      );
-      expect(failure, args.join(' ')).toBeDefined();
-      expect(failure!.code).toBe(2);
-      expect(failure!.stderr).toContain('usage:');
+      const failure = await run(...args);
+      expect(failure.code, args.join(' ')).toBe(2);
+      expect(failure.stderr).toContain('usage:');
     }
   }, 120_000);
 });

@@ -5,26 +5,24 @@
  */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, watchPage } from '../support/chromium.ts';
-import { startTestService } from '../support/service.ts';
+import { startBrowserTest } from '../support/browser-test.ts';
+import type { BrowserTest } from '../support/browser-test.ts';
+import { watchPage } from '../support/chromium.ts';
 import type { TestService } from '../support/service.ts';
 import { accountWithPassword } from '../account/dashboard-client.ts';
 
 const EMAIL = 'analyst@example.com';
 const PASSWORD = 'correct horse battery staple';
 
+let world: BrowserTest;
 let service: TestService;
 let browser: Browser;
 
 beforeAll(async () => {
-  service = await startTestService({ sandboxScale: 0 });
-  await accountWithPassword(service, EMAIL, PASSWORD, 'analyst');
-  browser = await launchChromium();
+  world = await startBrowserTest((started) => accountWithPassword(started, EMAIL, PASSWORD, 'analyst'));
+  ({ service, browser } = world);
 });
-afterAll(async () => {
-  await browser?.close();
-  await service?.stop();
-});
+afterAll(() => world?.stop());
 
 /** The API as any client calls it: real HTTP with the key as a bearer credential, not through the page. */
 const callApi = (key: string) =>

@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount, createApiKey } from '../../gateway/auth/api-keys.ts';
 import { TEST_ENGINE, createTestDatabases } from '../support/databases.ts';
 import type { TestDatabases } from '../support/databases.ts';
-import { runScript } from '../support/processes.ts';
-import { freePort } from '../support/redis.ts';
+import { commandEnvironment, runScript } from '../support/child-process.ts';
+import { freePort } from '../../scripts/free-port.ts';
 
 /** `npm run start:cluster` (scripts/start-cluster.ts): N gateway processes of gateway/main.ts on one port. */
 const ROOT = new URL('../../', import.meta.url).pathname;
@@ -35,9 +35,13 @@ if (TEST_ENGINE !== 'postgres') {
     it('refuses to start: a PGlite folder belongs to one process', async () => {
       const dataDir = await mkdtemp(join(tmpdir(), 'data-graph-cluster-'));
       try {
-        const { code, output } = await runScript('scripts/start-cluster.ts', { DATA_DIR: dataDir });
+        const { code, stdout, stderr } = await runScript(
+          'scripts/start-cluster.ts',
+          [],
+          commandEnvironment({ DATA_DIR: dataDir }),
+        );
         expect(code).toBe(2);
-        expect(output).toContain('needs DATABASE_URL and SANDBOX_DATABASE_URL');
+        expect(stdout + stderr).toContain('needs DATABASE_URL and SANDBOX_DATABASE_URL');
         expect(readdirSync(dataDir)).toEqual([]); // nothing opened
       } finally {
         await rm(dataDir, { recursive: true, force: true });

@@ -10,9 +10,11 @@ import type { Database, Mode } from '../../subgraphs/platform/database.ts';
 import { SEED_LOCK, withStartupLock } from '../../subgraphs/platform/startup-lock.ts';
 import { TEST_ENGINE, createTestDatabases } from '../support/databases.ts';
 import type { TestDatabases } from '../support/databases.ts';
-import { runScript, startServiceProcess } from '../support/processes.ts';
+import { commandEnvironment, runScript } from '../support/child-process.ts';
+import { startServiceProcess } from '../support/processes.ts';
 import type { ServiceProcess } from '../support/processes.ts';
-import { freePort, startTestRedis } from '../support/redis.ts';
+import { freePort } from '../../scripts/free-port.ts';
+import { startTestRedis } from '../support/redis.ts';
 import type { TestRedis } from '../support/redis.ts';
 
 /**
@@ -141,12 +143,13 @@ if (TEST_ENGINE !== 'postgres') {
       expect(await advisoryLocks(store.databases.sandbox)).toBe(0);
       const [second, migrate] = await Promise.all([
         startServiceProcess('gateway/main.ts', [], env, GATEWAY_READY),
-        runScript('scripts/migrate.ts', env),
+        runScript('scripts/migrate.ts', [], commandEnvironment(env)),
       ]);
       gateways.push(second);
-      expect(migrate.code, migrate.output).toBe(0);
-      expect(migrate.output).toContain('live: up to date');
-      expect(migrate.output).toContain('sandbox: up to date');
+      const output = migrate.stdout + migrate.stderr;
+      expect(migrate.code, output).toBe(0);
+      expect(output).toContain('live: up to date');
+      expect(output).toContain('sandbox: up to date');
       for (const gateway of gateways) expect((await call(gateway, '/readyz')).status).toBe(200);
       // Four services started on the empty sandbox; it was seeded once.
       const [seeded] = await store.databases.sandbox.sql.query<{ count: string }>(

@@ -5,7 +5,7 @@ import { canonicalTicker } from '../../subgraphs/platform/tickers.ts';
 import type { ImportResult } from '../../gateway/import/run.ts';
 import { startTestService } from '../support/service.ts';
 import type { TestService } from '../support/service.ts';
-import { expectError } from '../markets/expect-error.ts';
+import { expectError } from '../support/expect-error.ts';
 import { REAL_FILES, SNAPSHOT_DAY } from './real-data.ts';
 
 /** The forms of one class share a client may type: all are BRK-B (docs/api.md "Ticker symbols"). */

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService } from '../support/service.ts';
 import type { TestService } from '../support/service.ts';
-import { expectError } from '../markets/expect-error.ts';
+import { expectError } from '../support/expect-error.ts';
 import { day, isoDay, loadMarketFixture } from '../markets/fixture.ts';
 
 let service: TestService;

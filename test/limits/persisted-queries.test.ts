@@ -14,7 +14,8 @@ import { PERSISTED_QUERIES, StoreKeyValueCache } from '../../gateway/graphql/per
 import { createServer } from '../../gateway/server.ts';
 import { createTestDatabases } from '../support/databases.ts';
 import type { TestDatabases } from '../support/databases.ts';
-import { freePort, startTestRedis } from '../support/redis.ts';
+import { freePort } from '../../scripts/free-port.ts';
+import { startTestRedis } from '../support/redis.ts';
 import type { TestRedis } from '../support/redis.ts';
 
 const QUERY = 'query Stats { publicStats { membersTracked tickersTracked } }';

@@ -4,7 +4,7 @@ import { startTestService } from '../support/service.ts';
 import type { TestService } from '../support/service.ts';
 import { readsOf } from '../support/statements.ts';
 import { expectCommitteeCasesFlagged } from './committee-cases.ts';
-import { expectError } from './expect-error.ts';
+import { expectError } from '../support/expect-error.ts';
 
 /** Committee overlap and the `committee` filter on the generated sandbox data (docs/api.md, "Committees"). */
 let service: TestService;

@@ -6,7 +6,7 @@ import { runImport } from '../../gateway/import/run.ts';
 import { REAL_FILES, SNAPSHOT_DAY } from '../import/real-data.ts';
 import { startTestService } from '../support/service.ts';
 import type { TestService } from '../support/service.ts';
-import { expectError } from './expect-error.ts';
+import { expectError } from '../support/expect-error.ts';
 
 /**
  * GET /api/insider-trades and `insiderTrades` on the real Snowflake Form 4 (7 transactions, one of them an option

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService } from '../support/service.ts';
 import type { TestService } from '../support/service.ts';
-import { expectError } from './expect-error.ts';
+import { expectError } from '../support/expect-error.ts';
 import { DAY, HOSTILE_SUMMARY, isoDay, loadMarketFixture } from './fixture.ts';
 
 let service: TestService;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService } from '../support/service.ts';
 import type { TestService } from '../support/service.ts';
 import { convergenceScore } from '../../subgraphs/markets/convergence-score.ts';
-import { expectError } from './expect-error.ts';
+import { expectError } from '../support/expect-error.ts';
 import { day, isoDay, loadMarketFixture, signalId, tradeId } from './fixture.ts';
 
 let service: TestService;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService } from '../support/service.ts';
 import type { TestService } from '../support/service.ts';
 import { readsOf } from '../support/statements.ts';
-import { expectError } from './expect-error.ts';
+import { expectError } from '../support/expect-error.ts';
 import { isoDay, loadMarketFixture, signalId, tradeId } from './fixture.ts';
 
 let service: TestService;

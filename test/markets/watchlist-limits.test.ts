@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WATCHLIST_MAX_ENTRIES } from '../../subgraphs/markets/types/watchlist.ts';
 import { startTestService } from '../support/service.ts';
 import type { TestService } from '../support/service.ts';
-import { expectError } from './expect-error.ts';
+import { expectError } from '../support/expect-error.ts';
 
 let service: TestService;
 

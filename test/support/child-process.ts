@@ -1,7 +1,6 @@
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { promisify } from 'node:util';
 import type { TestDatabases } from './databases.ts';
 
 export const ROOT = new URL('../../', import.meta.url).pathname;
@@ -80,18 +79,32 @@ export function startChildServer(env: NodeJS.ProcessEnv): Promise<ChildServer> {
   });
 }
 
-const run = promisify(execFile);
+/**
+ * A command (`scripts/admin.ts`, `scripts/import.ts`, `scripts/migrate.ts`, …) run with tsx to its end, from
+ * `cwd`, in exactly the environment `env` (see `commandEnvironment`); its exit and output, never rejects.
+ */
+export function runScript(script: string, args: string[], env: NodeJS.ProcessEnv, cwd = ROOT): Promise<Exit> {
+  const child = spawn(process.execPath, ['--import', TSX_LOADER, `${ROOT}${script}`, ...args], { cwd, env });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((resolve) => child.once('close', (code, signal) => resolve({ code, signal, stdout, stderr })));
+}
 
-/** A command (`scripts/admin.ts`, `scripts/import.ts`) run to its end, from `cwd`; never rejects. */
-export async function runScript(script: string, args: string[], env: NodeJS.ProcessEnv, cwd = ROOT): Promise<Exit> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', TSX_LOADER, `${ROOT}${script}`, ...args], {
-      cwd,
-      env,
-    });
-    return { code: 0, signal: null, stdout, stderr };
-  } catch (error) {
-    const failure = error as { code: number; signal: NodeJS.Signals | null; stdout: string; stderr: string };
-    return { code: failure.code, signal: failure.signal, stdout: failure.stdout, stderr: failure.stderr };
-  }
+/**
+ * The test run's environment without the service's own settings (database URLs, Redis, subgraph URLs), plus
+ * `extra`: a process gets exactly those it is given, so a command uses PGlite under `extra.DATA_DIR` unless
+ * `extra` names a database.
+ */
+export function commandEnvironment(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const {
+    DATABASE_URL: _live,
+    SANDBOX_DATABASE_URL: _sandbox,
+    REDIS_URL: _redis,
+    VERTICALS_URL: _verticals,
+    MARKETS_URL: _markets,
+    ...inherited
+  } = process.env;
+  return { ...inherited, ...extra };
 }

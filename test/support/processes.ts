@@ -1,19 +1,7 @@
 import { spawn } from 'node:child_process';
+import { commandEnvironment } from './child-process.ts';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
-
-/** The test run's environment without the service's own settings: a process gets exactly those it is given. */
-function baseEnvironment(): NodeJS.ProcessEnv {
-  const {
-    DATABASE_URL: _l,
-    SANDBOX_DATABASE_URL: _s,
-    REDIS_URL: _r,
-    VERTICALS_URL: _v,
-    MARKETS_URL: _m,
-    ...rest
-  } = process.env;
-  return rest;
-}
 
 export interface ServiceProcess {
   /** http://127.0.0.1:<port> the process listens on. */
@@ -38,7 +26,7 @@ export function startServiceProcess(
 ): Promise<ServiceProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
     cwd: ROOT,
-    env: { ...baseEnvironment(), ...env },
+    env: commandEnvironment(env),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -71,19 +59,4 @@ export function startServiceProcess(
       reject(new Error(`${script} ${args.join(' ')} exited with ${code}:\n${output}`));
     });
   });
-}
-
-/** Runs a script to its end under `node --import tsx`: its exit code and output. */
-export function runScript(
-  script: string,
-  env: Record<string, string>,
-): Promise<{ code: number | null; output: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', script], {
-    cwd: ROOT,
-    env: { ...baseEnvironment(), ...env },
-  });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  return new Promise((resolve) => child.once('exit', (code) => resolve({ code, output })));
 }

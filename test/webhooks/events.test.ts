@@ -5,7 +5,7 @@ import { resetSeedTables, seedDatabase } from '../../prisma/seed/index.ts';
 import { runImport } from '../../gateway/import/run.ts';
 import { announceBriefings, announceConvergenceChanges } from '../../subgraphs/markets/webhooks/announcements.ts';
 import { REAL_FILES, SNAPSHOT_DAY } from '../import/real-data.ts';
-import { expectError } from '../markets/expect-error.ts';
+import { expectError } from '../support/expect-error.ts';
 import { startTestService } from '../support/service.ts';
 import type { TestService } from '../support/service.ts';
 import { Receiver, eventually, verifyEndpoint } from './receiver.ts';

@@ -5,11 +5,11 @@ import type { Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runEntry } from '../support/run-entry.ts';
+import { commandEnvironment, runScript } from '../support/child-process.ts';
 
 /** Runs an entry point as `npm start` does, on PGlite under its own DATA_DIR; resolves with its exit and output. */
 const run = (entry: string, args: string[], env: Record<string, string>) =>
-  runEntry(entry, args, { LOG_LEVEL: 'info', ...env });
+  runScript(entry, args, commandEnvironment({ LOG_LEVEL: 'info', ...env }));
 
 describe('a port already in use', () => {
   let holder: Server;

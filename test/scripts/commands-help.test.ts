@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runEntry } from '../support/run-entry.ts';
+import { commandEnvironment, runScript } from '../support/child-process.ts';
 
 const COMMANDS = [
   ['admin', 'scripts/admin.ts'],
@@ -15,7 +15,7 @@ const COMMANDS = [
 ] as const;
 
 const run = (entry: string, args: string[], dataDir: string) =>
-  runEntry(entry, args, { DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
+  runScript(entry, args, commandEnvironment({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' }));
 
 describe('every command answers --help and refuses unknown options', () => {
   let dataDir: string;
