@@ -15,6 +15,7 @@ import { readSupergraph } from '../supergraph.ts';
 import type { InFlightFetches } from './in-flight-fetches.ts';
 import { AuthenticatedDataSource } from './remote-data-source.ts';
 import { CachedLocalDataSource } from './local-data-source.ts';
+import { installResultShaping } from './result-shaping.ts';
 import { unavailableStatusPlugin } from './unavailable-status.ts';
 import { IN_PROCESS_SUBGRAPHS, wholeSubgraphFor } from './whole-subgraph.ts';
 import type { InProcessSubgraph, WholeOperation } from './whole-subgraph.ts';
@@ -55,6 +56,8 @@ export interface ApolloOptions extends SubgraphConnection {
  */
 export async function createApolloServer(options: ApolloOptions) {
   const { subgraphUrls, gatewaySecret, subgraphTimeoutMs, inFlight } = options;
+  // The one place the gateway is changed where it offers no extension point (result-shaping.ts, docs/design.md).
+  installResultShaping();
   const gateway = new ApolloGateway({
     supergraphSdl: readSupergraph(),
     buildService: ({ name }) => {
