@@ -1,27 +1,10 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { fileTrees } from '../../support/file-tree.ts';
 import { findLayerViolations } from '../../../scripts/lint/import-graph.ts';
 import { LAYER_RULES } from '../../../scripts/lint/layer-rules.ts';
 
-let roots: string[] = [];
-afterEach(() => {
-  for (const root of roots) rmSync(root, { recursive: true, force: true });
-  roots = [];
-});
-
-/** A repository of the given files (path → text) in a temporary folder. */
-function tree(files: Record<string, string>): string {
-  const root = mkdtempSync(join(tmpdir(), 'import-layers-'));
-  roots.push(root);
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(root, path)), { recursive: true });
-    writeFileSync(join(root, path), text);
-  }
-  return root;
-}
+const tree = fileTrees('import-layers-');
 
 const chains = (root: string) => findLayerViolations(root, LAYER_RULES).map((violation) => violation.chain);
 

@@ -1,26 +1,9 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { fileTrees } from '../../support/file-tree.ts';
 import { findStalePaths } from '../../../scripts/lint/named-paths.ts';
 
-let roots: string[] = [];
-afterEach(() => {
-  for (const root of roots) rmSync(root, { recursive: true, force: true });
-  roots = [];
-});
-
-/** A repository of the given files (path → text) in a temporary folder. */
-function tree(files: Record<string, string>): string {
-  const root = mkdtempSync(join(tmpdir(), 'named-paths-'));
-  roots.push(root);
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(root, path)), { recursive: true });
-    writeFileSync(join(root, path), text);
-  }
-  return root;
-}
+const tree = fileTrees('named-paths-');
 
 const stale = (root: string) => findStalePaths(root).map(({ file, line, path }) => `${file}:${line} ${path}`);
 
