@@ -25,6 +25,7 @@ import { registerApiReference } from './api-reference/route.ts';
 import { graphiqlPage, registerGraphiQLAssets, wantsGraphiQL } from './graphiql/route.ts';
 import { createExecution } from './execution/execution.ts';
 import type { ExecutionOptions } from './execution/execution.ts';
+import { remoteSubgraphs } from './execution/apollo-server.ts';
 import { graphqlRouteHandler } from './graphql/route.ts';
 import { persistedQueryOptions } from './graphql/persisted-queries.ts';
 import { registerRequestTextCheck } from './input/request-text-check.ts';
@@ -221,13 +222,10 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   registerRestRoutes(app, webhookRoutes, restDependencies);
   registerOpenApiRoute(app);
   // Verticals' report worker and download run where verticals runs: here in one process, else in its service.
-  if (options.subgraphUrls && options.gatewaySecret) {
+  const remote = remoteSubgraphs(options);
+  if (remote) {
     const timeoutMs = options.subgraphTimeoutMs ?? env.SUBGRAPH_TIMEOUT_MS;
-    forwardReportDownload(app, {
-      subgraphUrl: options.subgraphUrls.verticals,
-      secret: options.gatewaySecret,
-      timeoutMs,
-    });
+    forwardReportDownload(app, { subgraphUrl: remote.urls.verticals, secret: remote.secret, timeoutMs });
   } else {
     const dataDir = options.dataDir ?? env.dataDir;
     attachVerticalsHttp(app, {

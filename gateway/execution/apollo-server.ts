@@ -31,6 +31,18 @@ export interface SubgraphConnection {
   deduplicateInFlight?: boolean;
 }
 
+/**
+ * The subgraph services to reach over HTTP, or undefined when the subgraphs run in this process: the one place
+ * that decides it, for the execution, readiness and the report download (gateway/server.ts). URLs without the
+ * secret the services require are not a remote deployment.
+ */
+export function remoteSubgraphs({
+  subgraphUrls,
+  gatewaySecret,
+}: SubgraphConnection): { urls: Record<SubgraphName, string>; secret: string } | undefined {
+  return subgraphUrls && gatewaySecret ? { urls: subgraphUrls, secret: gatewaySecret } : undefined;
+}
+
 /** Runs an operation on the in-process subgraph that answers it whole (execution.ts). */
 export type WholeRunner = (
   subgraph: InProcessSubgraph,
@@ -55,17 +67,18 @@ export interface ApolloOptions extends SubgraphConnection {
  * that subgraph, as `execute` does.
  */
 export async function createApolloServer(options: ApolloOptions) {
-  const { subgraphUrls, gatewaySecret, subgraphTimeoutMs, inFlight } = options;
+  const { subgraphTimeoutMs, inFlight } = options;
+  const remote = remoteSubgraphs(options);
   // The one place the gateway is changed where it offers no extension point (result-shaping.ts, docs/design.md).
   installResultShaping();
   const gateway = new ApolloGateway({
     supergraphSdl: readSupergraph(),
     buildService: ({ name }) => {
       const subgraph = IN_PROCESS_SUBGRAPHS.find((candidate) => candidate.name === name)!;
-      if (subgraphUrls && gatewaySecret)
+      if (remote)
         return new AuthenticatedDataSource(
-          subgraphUrls[subgraph.name],
-          gatewaySecret,
+          remote.urls[subgraph.name],
+          remote.secret,
           subgraph.name,
           inFlight,
           subgraphTimeoutMs,

@@ -8,7 +8,7 @@ import { assertEveryFieldHasAPlan } from '../auth/plan-access.ts';
 import { hasUnsafeText } from '../input/graphql-text-plugin.ts';
 import { parsedDocument } from '../limits/measured-operations.ts';
 import { resolveOperation } from '../limits/operation-bounds.ts';
-import { createApolloServer } from './apollo-server.ts';
+import { createApolloServer, remoteSubgraphs } from './apollo-server.ts';
 import type { SubgraphConnection, WholeRunner } from './apollo-server.ts';
 import { InFlightFetches } from './in-flight-fetches.ts';
 import { answeredOutcome, apolloOutcome, failedOutcome } from './outcome.ts';
@@ -68,9 +68,8 @@ export async function createExecution(options: ExecutionOptions): Promise<Execut
   const { guard } = options;
   // One for every subgraph: a mutation sent to either ends the sharing of queries that started before it.
   const inFlight = new InFlightFetches({ enabled: options.deduplicateInFlight ?? env.DEDUPLICATE_IN_FLIGHT });
-  const inProcess = !(options.subgraphUrls && options.gatewaySecret);
   const runWhole: WholeRunner | undefined =
-    inProcess && (options.directExecution ?? true)
+    !remoteSubgraphs(options) && (options.directExecution ?? true)
       ? (subgraph, operation, context) => executeWhole(subgraph, inFlight, operation, context)
       : undefined;
   const { server: apollo, schema } = await createApolloServer({
