@@ -802,7 +802,7 @@ export interface components {
         /** @description Every error answers with this body. */
         Error: {
             /** @enum {string} */
-            error: "invalid_parameter" | "unauthorized" | "plan_required" | "trial_limit_reached" | "live_credential_required" | "csrf_token_invalid" | "signup_closed" | "account_disabled" | "not_found" | "method_not_allowed" | "conflict" | "rate_limited" | "internal_error" | "database_unavailable" | "service_unavailable";
+            error: "invalid_parameter" | "unauthorized" | "plan_required" | "trial_limit_reached" | "live_credential_required" | "csrf_token_invalid" | "signup_closed" | "account_disabled" | "host_not_allowed" | "not_found" | "method_not_allowed" | "conflict" | "rate_limited" | "internal_error" | "database_unavailable" | "service_unavailable";
             message: string;
             details?: {
                 [key: string]: string;
@@ -1823,7 +1823,7 @@ export interface components {
             content: {
                 "application/json": components["schemas"]["Error"] & {
                     /** @enum {unknown} */
-                    error?: "plan_required" | "trial_limit_reached" | "live_credential_required" | "csrf_token_invalid" | "signup_closed" | "account_disabled";
+                    error?: "plan_required" | "trial_limit_reached" | "live_credential_required" | "csrf_token_invalid" | "signup_closed" | "account_disabled" | "host_not_allowed";
                 };
             };
         };
@@ -3140,7 +3140,9 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description Any record id: b2b_12, contact_12, prop_12, owner_12, atty_12, firm_12. */
                     record_id: string;
+                    /** @description Free-text notes, up to 2,000 characters. */
                     notes?: string | null;
                     tags?: string[] | null;
                 };
@@ -3365,8 +3367,12 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @enum {string|null} */
+                    /**
+                     * @description The next status along the lifecycle; an illegal step is a 409.
+                     * @enum {string|null}
+                     */
                     status?: "new" | "contacted" | "qualified" | "converted" | "disqualified" | null;
+                    /** @description Free-text notes, up to 2,000 characters. */
                     notes?: string | null;
                     tags?: string[] | null;
                 };
@@ -3432,14 +3438,22 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @enum {string} */
+                    /**
+                     * @description The vertical whose records to export.
+                     * @enum {string}
+                     */
                     vertical: "b2b" | "realestate" | "legal";
-                    /** @enum {string|null} */
+                    /**
+                     * @description Defaults to the vertical’s main records: companies, properties or attorneys.
+                     * @enum {string|null}
+                     */
                     record_type?: "companies" | "contacts" | "properties" | "owners" | "attorneys" | "firms" | null;
+                    /** @description The list route’s filters, by their REST names. */
                     filters?: {
                         [key: string]: unknown;
                     } | null;
                     /**
+                     * @description The file format.
                      * @default csv
                      * @enum {string|null}
                      */
@@ -4644,7 +4658,9 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description Required: the ticker symbol (any case, at most 10 characters; a class share as BRK.B, BRK-B or BRK/B). */
                     ticker?: string | null;
+                    /** @description Defaults to the profile’s or latest signal’s company name. */
                     company_name?: string | null;
                 };
             };
@@ -5247,6 +5263,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description An https URL whose host resolves to public addresses only. */
                     url?: string | null;
                     events?: ("signal.created" | "congressional_trade.disclosed" | "insider_trade.filed" | "convergence_lead.changed" | "watchlist.activity" | "briefing.published" | "report.completed" | "report.failed" | "credits.low")[] | null;
                     filters?: {
@@ -5255,7 +5272,9 @@ export interface operations {
                         chambers?: string[] | null;
                         members?: string[] | null;
                     } | null;
+                    /** @description A note for the account’s own use, up to 500 characters. */
                     description?: string | null;
+                    /** @description Disabled endpoints receive nothing; enabling one clears what disabled it. */
                     enabled?: boolean | null;
                 };
             };
@@ -5478,6 +5497,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description An https URL whose host resolves to public addresses only. */
                     url?: string | null;
                     events?: ("signal.created" | "congressional_trade.disclosed" | "insider_trade.filed" | "convergence_lead.changed" | "watchlist.activity" | "briefing.published" | "report.completed" | "report.failed" | "credits.low")[] | null;
                     filters?: {
@@ -5486,7 +5506,9 @@ export interface operations {
                         chambers?: string[] | null;
                         members?: string[] | null;
                     } | null;
+                    /** @description A note for the account’s own use, up to 500 characters. */
                     description?: string | null;
+                    /** @description Disabled endpoints receive nothing; enabling one clears what disabled it. */
                     enabled?: boolean | null;
                 };
             };

@@ -31,7 +31,8 @@ export function registerGuard(app: FastifyInstance, deps: GuardDependencies): Gu
     await admit(deps.limits, deps.meter, request, reply);
   };
   app.addHook('onRequest', async (request, reply) => {
-    if (request.routeOptions.config.public || !request.routeOptions.url) return;
+    const { config, url } = request.routeOptions;
+    if (config.public || config.selfMetered || !url) return;
     await guard(request, reply);
   });
   return guard;

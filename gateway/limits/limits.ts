@@ -3,7 +3,9 @@ import { env } from '../../subgraphs/platform/config.ts';
 import { failOpen } from './fail-open.ts';
 import { createFieldLimiter } from './field-limits.ts';
 import type { LimitOptions } from './policy.ts';
-import { RateLimitedError, rateLimitHeaders, takeRequest, takeSlidingWindow } from './rate-limit.ts';
+import type { Viewer } from '../../subgraphs/platform/context.ts';
+import { RateLimitedError, peekRequest, rateLimitHeaders, takeRequest, takeSlidingWindow } from './rate-limit.ts';
+import type { RateLimitState } from './rate-limit.ts';
 import { createCounterStore } from './store.ts';
 import type { CounterStore } from './store.ts';
 import { usageHeaders } from './usage.ts';
@@ -41,21 +43,46 @@ export function createLimits(overrides: Partial<LimitOptions> = {}, clock: () =>
   return { options, store, checkFieldLimits, clock, close: () => store.close() };
 }
 
+/** What admitting one call found: the rate-limit state (none when the plan has no limit) and the usage. */
+export interface Admission {
+  rateLimit: RateLimitState | undefined;
+  usage: Usage;
+}
+
 /**
- * Admits an authenticated request: the plan's rate limit first (a 429 spends no credit), then the call
- * count (a sandbox key past its credits is a 403). Both sets of headers go on the response, errors
- * included.
+ * Admits one call of an authenticated caller: the plan's rate limit first (a 429 spends no credit), then the call
+ * count (a sandbox key past its credits is a 403). `onRateLimit` sees the state before a refusal is thrown, so
+ * its headers go on the refusal too. Every channel's calls come through here (REST and /graphql per request,
+ * MCP per tool call).
  */
-export async function admit(limits: Limits, meter: UsageMeter, request: FastifyRequest, reply: FastifyReply) {
-  const viewer = request.viewer!;
-  // Fails open when Redis is away: the request goes through without rate-limit headers (fail-open.ts).
-  const state = await failOpen('rate_limit', undefined, () =>
+export async function admitCall(
+  limits: Limits,
+  meter: UsageMeter,
+  viewer: Viewer,
+  onRateLimit: (state: RateLimitState) => void = () => {},
+): Promise<Admission> {
+  // Fails open when Redis is away: the call goes through without a rate-limit state (fail-open.ts).
+  const rateLimit = await failOpen('rate_limit', undefined, () =>
     takeRequest(limits.store, limits.options.scheme, viewer, limits.clock()),
   );
-  if (state) reply.headers(rateLimitHeaders(state));
-  if (state?.retryAfter !== undefined) throw new RateLimitedError(state);
-  request.usage = await meter.record(viewer);
-  reply.headers(usageHeaders(request.usage));
+  if (rateLimit) onRateLimit(rateLimit);
+  if (rateLimit?.retryAfter !== undefined) throw new RateLimitedError(rateLimit);
+  return { rateLimit, usage: await meter.record(viewer) };
+}
+
+/** What a call would find, without counting it (an MCP dry run): the rate-limit state and the usage as they are. */
+export async function peekCall(limits: Limits, meter: UsageMeter, viewer: Viewer): Promise<Admission> {
+  const rateLimit = await failOpen('rate_limit', undefined, () =>
+    peekRequest(limits.store, limits.options.scheme, viewer, limits.clock()),
+  );
+  return { rateLimit, usage: await meter.read(viewer) };
+}
+
+/** Admits an authenticated request (`admitCall`), with both sets of headers on the response, errors included. */
+export async function admit(limits: Limits, meter: UsageMeter, request: FastifyRequest, reply: FastifyReply) {
+  const { usage } = await admitCall(limits, meter, request.viewer!, (state) => reply.headers(rateLimitHeaders(state)));
+  request.usage = usage;
+  reply.headers(usageHeaders(usage));
 }
 
 /**

@@ -33,7 +33,25 @@ export async function takeRequest(
   viewer: Viewer,
   now = Date.now(),
 ): Promise<RateLimitState | undefined> {
-  return scheme === 'B' ? perMinute(store, viewer, now) : rollingDay(store, viewer, now);
+  const window = windowOf(scheme, viewer);
+  return window && takeSlidingWindow(store, window.key, window.limit, window.windowMs, now);
+}
+
+/** The viewer's state as `takeRequest` would find it, without counting a request (a limit of 0 records nothing). */
+export async function peekRequest(
+  store: CounterStore,
+  scheme: RateLimitScheme,
+  viewer: Viewer,
+  now = Date.now(),
+): Promise<RateLimitState | undefined> {
+  const window = windowOf(scheme, viewer);
+  if (!window) return undefined;
+  const { count, oldest } = await store.slide(window.key, now, window.windowMs, 0);
+  return {
+    limit: window.limit,
+    remaining: Math.max(0, window.limit - count),
+    reset: Math.ceil((oldest + window.windowMs) / 1000),
+  };
 }
 
 /**
@@ -55,13 +73,17 @@ export async function takeSlidingWindow(
   return state;
 }
 
-/** Scheme B: any 60 seconds, per account (every key and session of it shares the limit). */
-async function perMinute(store: CounterStore, viewer: Viewer, now: number): Promise<RateLimitState> {
-  return takeSlidingWindow(store, `rl:B:${viewer.accountId}`, REQUESTS_PER_MINUTE[viewer.plan], MINUTE, now);
-}
-
-/** Scheme A: a rolling 24 hours per credential (an API key, or the account for session tokens). */
-async function rollingDay(store: CounterStore, viewer: Viewer, now: number): Promise<RateLimitState | undefined> {
+/**
+ * The window that limits the viewer: scheme B any 60 seconds per account (every key and session of it shares the
+ * limit), scheme A a rolling 24 hours per credential (an API key, or the account for session tokens). Undefined
+ * when the plan has no limit.
+ */
+function windowOf(
+  scheme: RateLimitScheme,
+  viewer: Viewer,
+): { key: string; limit: number; windowMs: number } | undefined {
+  if (scheme === 'B')
+    return { key: `rl:B:${viewer.accountId}`, limit: REQUESTS_PER_MINUTE[viewer.plan], windowMs: MINUTE };
   const limit = REQUESTS_PER_DAY[viewer.plan];
   if (limit === null) return undefined;
   if (limit === 0) {
@@ -70,7 +92,7 @@ async function rollingDay(store: CounterStore, viewer: Viewer, now: number): Pro
       `The ${viewer.plan} plan does not include API access. Upgrade to call the API.`,
     );
   }
-  return takeSlidingWindow(store, `rl:A:${viewer.keyId ?? viewer.accountId}`, limit, DAY, now);
+  return { key: `rl:A:${viewer.keyId ?? viewer.accountId}`, limit, windowMs: DAY };
 }
 
 /** The 429 of a refused request. */

@@ -53,11 +53,12 @@ function definitionAt(place: Place): GraphQLArgument | GraphQLInputField | undef
   return undefined;
 }
 
-/** The rule's schema, with the default the schema declares (subgraphs/platform/arguments.ts puts the rule there). */
+/** The rule's schema, with the description and default the schema declares (subgraphs/platform/arguments.ts puts the rule there). */
 function definitionSchema(definition: GraphQLArgument | GraphQLInputField | undefined): JsonSchema | undefined {
   const rule = definition?.extensions[ARGUMENT_RULE] as z.ZodType | undefined;
-  if (!rule && definition?.defaultValue === undefined) return undefined;
+  if (!rule && definition?.defaultValue === undefined && !definition?.description) return undefined;
   return {
+    ...(definition?.description ? { description: definition.description } : {}),
     ...(rule ? ruleSchema(rule) : {}),
     ...(definition?.defaultValue !== undefined ? { default: definition.defaultValue } : {}),
   };

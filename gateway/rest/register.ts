@@ -18,69 +18,102 @@ export interface RestDependencies {
   contextFor: (request: FastifyRequest) => RequestContext;
 }
 
-/** Registers each route of a table: parameters become variables, the operation runs, data becomes the body. */
+/** What a REST route answers: the status, the body, the headers set while the operation ran, the content type. */
+export interface RouteAnswer {
+  status: number;
+  body: unknown;
+  headers: Iterable<[string, string]>;
+  contentType?: string;
+}
+
+/** A request to one route as any channel reads it: query-string values, path values and the JSON body. */
+export interface RouteInput {
+  query: Record<string, unknown>;
+  params: Record<string, unknown>;
+  body?: unknown;
+}
+
+/** Runs one route for a caller; refusals found before the operation runs (a bad parameter, a 404) are thrown. */
+export type RouteCall = (input: RouteInput, context: RequestContext) => Promise<RouteAnswer>;
+
+/**
+ * One route's call, prepared once: parameters become variables, the operation runs through the execution seam,
+ * data becomes the documented body. The REST shim and the MCP tools (gateway/mcp) both call routes this way, so
+ * a tool's answers and errors are the route's.
+ */
+export function routeCall(route: RestRoute, execution: Execution): RouteCall {
+  const document = parse(route.operation);
+  const operation = document.definitions.find(
+    (definition): definition is OperationDefinitionNode => definition.kind === Kind.OPERATION_DEFINITION,
+  );
+  if (!operation) throw new Error(`${route.method} ${route.path}: the operation has no definition`);
+  const variants = route.omitFieldsAbovePlan ? planVariants(execution.schema, document) : undefined;
+  const types = variableTypes(execution.schema, operation);
+  const coercers = new Map<string, Coerce>();
+  for (const variable of [...Object.values(route.query ?? {}), ...Object.values(route.params ?? {})]) {
+    const type = types.get(variable);
+    if (!type) throw new Error(`${route.method} ${route.path}: the operation declares no $${variable}`);
+    coercers.set(variable, coercerFor(type));
+  }
+  // Errors name the parameters as the client sent them, not the GraphQL arguments behind them.
+  const parameterOf = new Map(
+    [...Object.entries(route.query ?? {}), ...Object.entries(route.params ?? {})].map(([name, variable]) => [
+      variable,
+      name,
+    ]),
+  );
+
+  return async (input, contextValue) => {
+    // Query string, path and body are read together, so one 400 names the problems of all three. Null
+    // prototype: a parameter named `__proto__` is a key like any other.
+    const problems: Record<string, string> = Object.create(null);
+    const variables = {
+      ...readParameters(input.query, route.query ?? {}, coercers, 'query', problems),
+      ...readParameters(input.params, route.params ?? {}, coercers, 'path', problems),
+      ...collectProblems(problems, () => (route.body ? route.body(readBody(input.body)) : {})),
+    };
+    const variant = variants?.get(contextValue.viewer?.plan ?? ANONYMOUS_PLAN);
+    const run = async (variables: Record<string, unknown>) => {
+      const request = variant
+        ? { query: variant.operation, variables }
+        : { query: route.operation, document, variables };
+      const { result, headers } = await execution.execute(request, contextValue);
+      return { ...result, headers };
+    };
+    if (Object.keys(problems).length > 0) {
+      // Ranges and formats are the resolver's to check: a read runs without the parameters refused here, so the
+      // same answer names its problems too. A write never runs with a refused parameter.
+      if (operation.operation === 'query') addResolverProblems(problems, (await run(variables)).errors, parameterOf);
+      throw new BadRequestError({ ...problems });
+    }
+    const { data, errors, headers } = await run(variables);
+    // Headers set while the operation ran (a field's own rate limit sets Retry-After) belong to the answer.
+    if (errors?.length) return { ...errorAnswer(errors[0] as GraphQLFormattedError, parameterOf), headers };
+    const result = data as Record<string, unknown>;
+    if (variant) fillOmitted(result, variant.omitted);
+    const status = route.createdWhen?.(result) ? 201 : (route.status ?? 200);
+    return { status, body: route.respond(result), headers, contentType: route.contentType };
+  };
+}
+
+/** Registers each route of a table on `app`, each answering with its `routeCall`. */
 export function registerRestRoutes(app: FastifyInstance, routes: readonly RestRoute[], deps: RestDependencies) {
   for (const route of routes) {
-    const document = parse(route.operation);
-    const operation = document.definitions.find(
-      (definition): definition is OperationDefinitionNode => definition.kind === Kind.OPERATION_DEFINITION,
-    );
-    if (!operation) throw new Error(`${route.method} ${route.path}: the operation has no definition`);
-    const { execution } = deps;
-    const variants = route.omitFieldsAbovePlan ? planVariants(execution.schema, document) : undefined;
-    const types = variableTypes(execution.schema, operation);
-    const coercers = new Map<string, Coerce>();
-    for (const variable of [...Object.values(route.query ?? {}), ...Object.values(route.params ?? {})]) {
-      const type = types.get(variable);
-      if (!type) throw new Error(`${route.method} ${route.path}: the operation declares no $${variable}`);
-      coercers.set(variable, coercerFor(type));
-    }
-    // Errors name the parameters as the client sent them, not the GraphQL arguments behind them.
-    const parameterOf = new Map(
-      [...Object.entries(route.query ?? {}), ...Object.entries(route.params ?? {})].map(([name, variable]) => [
-        variable,
-        name,
-      ]),
-    );
-
+    const call = routeCall(route, deps.execution);
     app.route({
       method: route.method,
       url: route.path,
       config: { public: route.public ?? false },
       handler: async (request: FastifyRequest, reply: FastifyReply) => {
-        // Query string, path and body are read together, so one 400 names the problems of all three. Null
-        // prototype: a parameter named `__proto__` is a key like any other.
-        const problems: Record<string, string> = Object.create(null);
-        const variables = {
-          ...readParameters(request.query as Record<string, unknown>, route.query ?? {}, coercers, 'query', problems),
-          ...readParameters(request.params as Record<string, unknown>, route.params ?? {}, coercers, 'path', problems),
-          ...collectProblems(problems, () => (route.body ? route.body(readBody(request.body)) : {})),
+        const input = {
+          query: request.query as Record<string, unknown>,
+          params: request.params as Record<string, unknown>,
+          body: request.body,
         };
-        const contextValue = deps.contextFor(request);
-        const variant = variants?.get(request.viewer?.plan ?? ANONYMOUS_PLAN);
-        const run = async (variables: Record<string, unknown>) => {
-          const request = variant
-            ? { query: variant.operation, variables }
-            : { query: route.operation, document, variables };
-          const { result, headers } = await execution.execute(request, contextValue);
-          return { ...result, headers };
-        };
-        if (Object.keys(problems).length > 0) {
-          // Ranges and formats are the resolver's to check: a read runs without the parameters refused here, so the
-          // same answer names its problems too. A write never runs with a refused parameter.
-          if (operation.operation === 'query')
-            addResolverProblems(problems, (await run(variables)).errors, parameterOf);
-          throw new BadRequestError({ ...problems });
-        }
-        const { data, errors, headers } = await run(variables);
-        // Headers set while the operation ran (a field's own rate limit sets Retry-After) belong to the reply.
-        for (const [name, value] of headers) reply.header(name, value);
-        if (errors?.length) return sendError(reply, errors[0] as GraphQLFormattedError, parameterOf);
-        const result = data as Record<string, unknown>;
-        if (variant) fillOmitted(result, variant.omitted);
-        const status = route.createdWhen?.(result) ? 201 : (route.status ?? 200);
-        if (route.contentType) reply.type(route.contentType);
-        return reply.status(status).send(route.respond(result));
+        const answer = await call(input, deps.contextFor(request));
+        for (const [name, value] of answer.headers) reply.header(name, value);
+        if (answer.contentType) reply.type(answer.contentType);
+        return reply.status(answer.status).send(answer.body);
       },
     });
   }
@@ -161,11 +194,12 @@ function restName(argument: string, parameterOf: Map<string, string>): string {
   return argument.replace(/^input\./, '').replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
 }
 
-function sendError(reply: FastifyReply, error: GraphQLFormattedError, parameterOf: Map<string, string>) {
+/** A GraphQL error as the route's error answer, its details named as the client sent them. */
+function errorAnswer(error: GraphQLFormattedError, parameterOf: Map<string, string>) {
   const { status, body } = errorBodyOf(error);
-  if (!body.details) return reply.status(status).send(body);
+  if (!body.details) return { status, body };
   const details = Object.fromEntries(
     Object.entries(body.details).map(([argument, problem]) => [restName(argument, parameterOf), problem]),
   );
-  return reply.status(status).send(errorBody(new BadRequestError(details)));
+  return { status, body: errorBody(new BadRequestError(details)) };
 }
