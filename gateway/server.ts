@@ -42,6 +42,10 @@ import { marketsRoutes } from './rest/markets-routes.ts';
 import { webhookRoutes } from './rest/webhook-routes.ts';
 import { registerRestRoutes } from './rest/register.ts';
 import { registerOpenApiRoute } from './openapi/route.ts';
+import { openApiDocument } from './openapi/document.ts';
+import { authenticate } from './auth/authenticate.ts';
+import { registerMcpRoute } from './mcp/route.ts';
+import { createToolbox } from './mcp/toolbox.ts';
 import { forwardReportDownload, serveReportDownload } from './rest/report-download.ts';
 import { registerCompression } from './http/compression.ts';
 import { registerCors } from './http/cors.ts';
@@ -75,6 +79,11 @@ declare module 'fastify' {
      * it authenticates by its session cookie and takes its own limits (per account, or per address signed out).
      */
     dashboard?: boolean;
+    /**
+     * MCP's route (gateway/mcp): it authenticates each request and admits and meters each tool call itself, so
+     * neither the bearer guard nor the anonymous limits count its requests.
+     */
+    selfMetered?: boolean;
   }
 }
 
@@ -102,6 +111,8 @@ export interface ServerOptions extends Omit<ExecutionOptions, 'guard' | 'persist
   readinessTimeoutMs?: number;
   /** Origins allowed cross-origin (CORS_ORIGINS unless given); the token of GET /metrics (METRICS_TOKEN unless given). */
   corsOrigins?: readonly string[];
+  /** Host names /mcp answers under (MCP_ALLOWED_HOSTS unless given; gateway/mcp/host-check.ts). */
+  mcpAllowedHosts?: readonly string[];
   metricsToken?: string;
   /** Fastify's `trustProxy`: whose X-Forwarded-For gives the client address (TRUST_PROXY unless given). */
   trustProxy?: TrustProxy;
@@ -221,6 +232,18 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   registerRestRoutes(app, marketsRoutes, restDependencies);
   registerRestRoutes(app, webhookRoutes, restDependencies);
   registerOpenApiRoute(app);
+  // MCP over the same routes and execution: each tool call is one metered call (gateway/mcp).
+  const openApi = openApiDocument();
+  registerMcpRoute(app, {
+    toolbox: createToolbox({ execution, limits, meter, document: openApi }),
+    resources: { schema, openApi },
+    authenticate: (authorization) => authenticate(control, sessions, authorization, credentials),
+    contextFor,
+    hostRules: {
+      hosts: options.mcpAllowedHosts ?? env.MCP_ALLOWED_HOSTS,
+      origins: options.corsOrigins ?? env.CORS_ORIGINS,
+    },
+  });
   // Verticals' report worker and download run where verticals runs: here in one process, else in its service.
   const remote = remoteSubgraphs(options);
   if (remote) {

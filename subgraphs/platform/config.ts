@@ -97,6 +97,17 @@ const environmentSchema = z.object({
     .pipe(
       z.array(z.string().refine(isOrigin, 'each origin must be scheme://host[:port], without path or trailing slash')),
     ),
+  // Host names /mcp answers under, without port (DNS-rebinding protection, gateway/mcp/host-check.ts): add the
+  // public name when deployed behind one.
+  MCP_ALLOWED_HOSTS: z
+    .string()
+    .default('localhost,127.0.0.1,[::1]')
+    .transform((value) =>
+      value
+        .split(',')
+        .map((host) => host.trim().toLowerCase())
+        .filter(Boolean),
+    ),
   // Bearer token of GET /metrics; without it the route does not exist.
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   // On SIGTERM/SIGINT, milliseconds in-flight requests and admin commands get before their connections are cut.

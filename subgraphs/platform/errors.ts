@@ -14,6 +14,7 @@ export const STATUS_BY_CODE = {
   csrf_token_invalid: 403,
   signup_closed: 403,
   account_disabled: 403,
+  host_not_allowed: 403,
   not_found: 404,
   method_not_allowed: 405,
   conflict: 409,

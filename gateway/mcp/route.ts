@@ -1,0 +1,88 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import type { RequestContext, Viewer } from '../../subgraphs/platform/context.ts';
+import { assertAllowedHost } from './host-check.ts';
+import type { HostRules } from './host-check.ts';
+import { mcpServerFor } from './mcp-server.ts';
+import type { McpResources } from './mcp-server.ts';
+import type { Toolbox } from './toolbox.ts';
+
+export const MCP_PATH = '/mcp';
+
+/** A JSON-RPC message of tool arguments is small; this bounds what is read before anything runs. */
+const MCP_BODY_LIMIT = 256 * 1024;
+
+export interface McpDependencies {
+  toolbox: Toolbox;
+  resources: McpResources;
+  /** The API's credential check (auth/authenticate.ts): every request to /mcp carries an API key. */
+  authenticate: (authorization: string | undefined) => Promise<Viewer>;
+  contextFor: (request: FastifyRequest) => RequestContext;
+  hostRules: HostRules;
+}
+
+/** A JSON-RPC error without a request id, as the SDK's transport sends its own. */
+function jsonRpcError(reply: FastifyReply, status: number, code: number, message: string) {
+  return reply.status(status).send({ jsonrpc: '2.0', error: { code, message }, id: null });
+}
+
+/** The Fastify request as the web-standard Request the SDK's transport reads (its body is already parsed). */
+function webRequest(request: FastifyRequest): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+  }
+  return new Request(`http://${request.headers.host ?? 'localhost'}${request.url}`, { method: 'POST', headers });
+}
+
+/**
+ * MCP over Streamable HTTP at /mcp, stateless: each POST is answered on its own (a JSON answer, no session), so a
+ * client that keeps or drops `Mcp-Session-Id` works either way, and any gateway behind a balancer can answer.
+ * Every POST is authenticated by its API key; each tool call is admitted and metered by the toolbox, so lists,
+ * reads of resources and prompts cost nothing. GET (a stream for server messages) and DELETE (ending a session)
+ * have nothing to act on here: 405, as the specification allows a server without them.
+ */
+export function registerMcpRoute(app: FastifyInstance, deps: McpDependencies): void {
+  app.post(MCP_PATH, { bodyLimit: MCP_BODY_LIMIT, config: { selfMetered: true } }, async (request, reply) => {
+    assertAllowedHost(request, deps.hostRules);
+    const viewer = await deps.authenticate(request.headers.authorization);
+    request.viewer = viewer;
+    // Batches left the protocol in 2025-06-18; one message per request bounds a request's work to one call.
+    if (Array.isArray(request.body)) {
+      return jsonRpcError(reply, 400, -32600, 'Send one JSON-RPC message per request: batches are not accepted.');
+    }
+    const server = mcpServerFor(deps.toolbox, deps.resources, () => ({
+      viewer,
+      context: deps.contextFor(request),
+      requestId: request.id,
+    }));
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    });
+    try {
+      await server.connect(transport);
+      const response = await transport.handleRequest(webRequest(request), { parsedBody: request.body });
+      reply.status(response.status);
+      response.headers.forEach((value, name) => void reply.header(name, value));
+      const text = await response.text();
+      return reply.send(text.length > 0 ? text : undefined);
+    } finally {
+      await server.close();
+    }
+  });
+  for (const method of ['GET', 'DELETE'] as const) {
+    app.route({
+      method,
+      url: MCP_PATH,
+      config: { selfMetered: true },
+      handler: (_request, reply) =>
+        jsonRpcError(
+          reply.header('allow', 'POST'),
+          405,
+          -32000,
+          'Method not allowed: this MCP server is stateless; send each message by POST.',
+        ),
+    });
+  }
+}
