@@ -60,6 +60,41 @@ describe('tools/list', () => {
   });
 });
 
+describe('stateless Streamable HTTP', () => {
+  it('gives no session id, and answers a client that sends one it made up, or none', async () => {
+    const { key } = await service.createKey({ plan: 'institutional', mode: 'sandbox' });
+    const post = (headers: Record<string, string>, message: object) =>
+      fetch(`${service.url}/mcp`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${key}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          ...headers,
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, ...message }),
+      });
+    const initialize = await post(
+      {},
+      {
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+      },
+    );
+    expect(initialize.status).toBe(200);
+    expect(initialize.headers.get('mcp-session-id')).toBeNull();
+    expect((await initialize.json()).result.serverInfo.name).toBe('data-graph');
+    for (const headers of [{ 'mcp-session-id': 'made-up-by-the-client' }, {}]) {
+      const listed = await post({ 'mcp-protocol-version': '2025-06-18', ...headers }, { method: 'tools/list' });
+      expect(listed.status).toBe(200);
+      expect((await listed.json()).result.tools).toHaveLength(tools.length);
+    }
+    const dropped = await connectMcp(service.url, key, { 'mcp-session-id': 'another' });
+    expect((await dropped.callTool({ name: 'data_status', arguments: {} })).isError).toBeFalsy();
+    await dropped.close();
+  });
+});
+
 describe('every tool, every variant, against the seeded sandbox', () => {
   it('answers each read variant with an answer that validates against its outputSchema and equals its REST route', async () => {
     const { answer: trades } = await call('congressional_trades', { chamber: 'senate', limit: 5 });
@@ -174,5 +209,39 @@ describe('answers that fit a context window', () => {
       error: 'invalid_parameter',
       details: { fields: expect.stringMatching(/^has no field colour; the answer's fields are .*ticker/) },
     });
+  });
+});
+
+describe('resources and prompts', () => {
+  it('serves the GraphQL SDL and the OpenAPI document the tools are built on', async () => {
+    const { resources } = await client.listResources();
+    expect(resources.map((resource) => resource.uri).sort()).toEqual([
+      'data-graph://openapi.json',
+      'data-graph://schema.graphql',
+    ]);
+    const sdl = await client.readResource({ uri: 'data-graph://schema.graphql' });
+    expect(sdl.contents[0]!.text).toMatch(/type Query \{[\s\S]*congressionalTrades\(/);
+    const openApi = await client.readResource({ uri: 'data-graph://openapi.json' });
+    const document = JSON.parse(openApi.contents[0]!.text as string);
+    expect(document.openapi).toBe('3.1.0');
+    expect(Object.keys(document.paths)).toContain('/api/congressional-trades');
+    await expect(client.readResource({ uri: 'data-graph://elsewhere' })).rejects.toThrow(/No resource is at/);
+  });
+
+  it('offers prompts that name the tools to use, and refuses one without its required argument', async () => {
+    const { prompts } = await client.listPrompts();
+    expect(prompts.map((prompt) => prompt.name).sort()).toEqual([
+      'daily_briefing',
+      'member_trading_summary',
+      'ticker_picture',
+    ]);
+    const prompt = await client.getPrompt({ name: 'ticker_picture', arguments: { ticker: 'NVDA' } });
+    const text = (prompt.messages[0]!.content as { text: string }).text;
+    expect(text).toContain('NVDA');
+    for (const tool of ['ticker', 'insider_trades', 'congressional_trades', 'signals']) {
+      expect(text).toContain(`\`${tool}\``);
+      expect(tools.map((listed) => listed.name)).toContain(tool);
+    }
+    await expect(client.getPrompt({ name: 'member_trading_summary', arguments: {} })).rejects.toThrow(/needs member/);
   });
 });
