@@ -5,6 +5,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { createAccount, createApiKey } from '../../gateway/auth/api-keys.ts';
 import { revokeKey } from '../../gateway/auth/key-actions.ts';
 import { createLimits } from '../../gateway/limits/limits.ts';
+import { PROTOCOL_MESSAGE_BUDGET } from '../../gateway/mcp/route.ts';
 import { createServer } from '../../gateway/server.ts';
 import { REQUESTS_PER_MINUTE } from '../../subgraphs/platform/plans.ts';
 import type { Plan } from '../../subgraphs/platform/plans.ts';
@@ -155,6 +156,35 @@ describe('costs in the open', () => {
     expect((await callTool(client, 'data_status', {}))._meta).toMatchObject({
       error: { error: 'trial_limit_reached' },
     });
+  });
+});
+
+describe('messages that are no tool call', () => {
+  it('cost no credit but are bounded per account; past the budget a 429, while tool calls go on', async () => {
+    const { key } = await sandboxKey();
+    const post = (message: object) =>
+      fetch(`${service.url}/mcp`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${key}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2025-06-18',
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, ...message }),
+      });
+    const list = () => post({ method: 'prompts/list' });
+    for (let sent = 0; sent < PROTOCOL_MESSAGE_BUDGET.max; sent += 20) {
+      const statuses = await Promise.all(Array.from({ length: 20 }, async () => (await list()).status));
+      expect(statuses.every((status) => status === 200)).toBe(true);
+    }
+    const refused = await list();
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await refused.json()).toMatchObject({ error: 'rate_limited' });
+    const call = await post({ method: 'tools/call', params: { name: 'data_status', arguments: {} } });
+    expect(call.status).toBe(200);
+    expect(((await call.json()) as any).result._meta).toMatchObject({ usage: { calls: 1 } });
   });
 });
 

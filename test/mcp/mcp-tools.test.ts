@@ -83,11 +83,11 @@ describe('stateless Streamable HTTP', () => {
     );
     expect(initialize.status).toBe(200);
     expect(initialize.headers.get('mcp-session-id')).toBeNull();
-    expect((await initialize.json()).result.serverInfo.name).toBe('data-graph');
-    for (const headers of [{ 'mcp-session-id': 'made-up-by-the-client' }, {}]) {
+    expect(((await initialize.json()) as any).result.serverInfo.name).toBe('data-graph');
+    for (const headers of [{ 'mcp-session-id': 'made-up-by-the-client' }, {}] as Record<string, string>[]) {
       const listed = await post({ 'mcp-protocol-version': '2025-06-18', ...headers }, { method: 'tools/list' });
       expect(listed.status).toBe(200);
-      expect((await listed.json()).result.tools).toHaveLength(tools.length);
+      expect(((await listed.json()) as any).result.tools).toHaveLength(tools.length);
     }
     const dropped = await connectMcp(service.url, key, { 'mcp-session-id': 'another' });
     expect((await dropped.callTool({ name: 'data_status', arguments: {} })).isError).toBeFalsy();
@@ -220,9 +220,9 @@ describe('resources and prompts', () => {
       'data-graph://schema.graphql',
     ]);
     const sdl = await client.readResource({ uri: 'data-graph://schema.graphql' });
-    expect(sdl.contents[0]!.text).toMatch(/type Query \{[\s\S]*congressionalTrades\(/);
+    expect((sdl.contents[0] as { text: string }).text).toMatch(/type Query \{[\s\S]*congressionalTrades\(/);
     const openApi = await client.readResource({ uri: 'data-graph://openapi.json' });
-    const document = JSON.parse(openApi.contents[0]!.text as string);
+    const document = JSON.parse((openApi.contents[0] as { text: string }).text);
     expect(document.openapi).toBe('3.1.0');
     expect(Object.keys(document.paths)).toContain('/api/congressional-trades');
     await expect(client.readResource({ uri: 'data-graph://elsewhere' })).rejects.toThrow(/No resource is at/);
