@@ -16,8 +16,8 @@ export const MCP_PATH = '/mcp';
 const MCP_BODY_LIMIT = 256 * 1024;
 
 /**
- * Messages other than tool calls (initialize, lists, resources, prompts) cost no credit and take no slot of the
- * plan's limit, but each builds an answer (the OpenAPI resource is 200 kB): per account, this many a minute.
+ * Messages other than tool calls (initialize, lists, resources, prompts) and dry runs cost no credit and take no
+ * slot of the plan's limit, but each builds an answer (the OpenAPI resource is 200 kB): per account, this many a minute.
  * An agent sends a handful per session.
  */
 export const PROTOCOL_MESSAGE_BUDGET = { max: 300, windowMs: 60_000 } as const;
@@ -74,8 +74,9 @@ export function registerMcpRoute(app: FastifyInstance, deps: McpDependencies): v
     if (Array.isArray(request.body)) {
       return jsonRpcError(reply, 400, -32600, 'Send one JSON-RPC message per request: batches are not accepted.');
     }
-    // A tool call is admitted and metered by the toolbox, as one API call.
-    if ((request.body as { method?: unknown } | null)?.method !== 'tools/call') {
+    // A tool call is admitted and metered by the toolbox, as one API call; a dry run is not, so it is bounded here.
+    const message = request.body as { method?: unknown; params?: { arguments?: { dry_run?: unknown } } } | null;
+    if (message?.method !== 'tools/call' || message.params?.arguments?.dry_run === true) {
       await takeProtocolMessage(deps.limits, viewer, reply);
     }
     const server = mcpServerFor(deps.toolbox, deps.resources, () => ({
