@@ -68,8 +68,7 @@ describe('errors are tool results with the REST error bodies', () => {
     expect(result.isError).toBe(true);
     expect(resultText(result)).toEqual({
       error: 'plan_required',
-      message:
-        "The convergence tool's GET /api/leads/convergence requires the professional plan or higher; your plan is analyst.",
+      message: 'The convergence tool requires the professional plan or higher; your plan is analyst.',
       redirect: '/billing',
       upgrade_required: { plan: 'professional', current_plan: 'analyst', url: '/billing' },
     });
