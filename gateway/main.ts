@@ -30,6 +30,7 @@ process.stdout.write(
     `  GraphQL:   ${url}/graphql`,
     `  REST reference: ${url}/docs (OpenAPI: ${url}/openapi.json)`,
     `  Account:   ${url}/account (keys, usage, webhooks)`,
+    `  MCP:       ${url}/mcp (agents; docs/mcp.md)`,
     `  Demo key (sandbox, institutional plan): ${demoKey}`,
     '',
     `  curl -H "Authorization: Bearer ${demoKey}" \\`,

@@ -239,6 +239,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     resources: { schema, openApi },
     authenticate: (authorization) => authenticate(control, sessions, authorization, credentials),
     contextFor,
+    limits,
     hostRules: {
       hosts: options.mcpAllowedHosts ?? env.MCP_ALLOWED_HOSTS,
       origins: options.corsOrigins ?? env.CORS_ORIGINS,

@@ -1,6 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { RequestContext, Viewer } from '../../subgraphs/platform/context.ts';
+import { failOpen } from '../limits/fail-open.ts';
+import type { Limits } from '../limits/limits.ts';
+import { RateLimitedError, takeSlidingWindow } from '../limits/rate-limit.ts';
 import { assertAllowedHost } from './host-check.ts';
 import type { HostRules } from './host-check.ts';
 import { mcpServerFor } from './mcp-server.ts';
@@ -12,6 +15,13 @@ export const MCP_PATH = '/mcp';
 /** A JSON-RPC message of tool arguments is small; this bounds what is read before anything runs. */
 const MCP_BODY_LIMIT = 256 * 1024;
 
+/**
+ * Messages other than tool calls (initialize, lists, resources, prompts) and dry runs cost no credit and take no
+ * slot of the plan's limit, but each builds an answer (the OpenAPI resource is 200 kB): per account, this many a minute.
+ * An agent sends a handful per session.
+ */
+export const PROTOCOL_MESSAGE_BUDGET = { max: 300, windowMs: 60_000 } as const;
+
 export interface McpDependencies {
   toolbox: Toolbox;
   resources: McpResources;
@@ -19,6 +29,19 @@ export interface McpDependencies {
   authenticate: (authorization: string | undefined) => Promise<Viewer>;
   contextFor: (request: FastifyRequest) => RequestContext;
   hostRules: HostRules;
+  limits: Limits;
+}
+
+/** Counts a message that is no tool call against the account's protocol budget; past it a 429. */
+async function takeProtocolMessage(limits: Limits, viewer: Viewer, reply: FastifyReply) {
+  const { max, windowMs } = PROTOCOL_MESSAGE_BUDGET;
+  const key = `rl:mcp-protocol:${viewer.accountId}`;
+  const state = await failOpen('rate_limit', undefined, () =>
+    takeSlidingWindow(limits.store, key, max, windowMs, limits.clock()),
+  );
+  if (state?.retryAfter === undefined) return;
+  reply.header('retry-after', String(state.retryAfter));
+  throw new RateLimitedError(state);
 }
 
 /** A JSON-RPC error without a request id, as the SDK's transport sends its own. */
@@ -50,6 +73,11 @@ export function registerMcpRoute(app: FastifyInstance, deps: McpDependencies): v
     // Batches left the protocol in 2025-06-18; one message per request bounds a request's work to one call.
     if (Array.isArray(request.body)) {
       return jsonRpcError(reply, 400, -32600, 'Send one JSON-RPC message per request: batches are not accepted.');
+    }
+    // A tool call is admitted and metered by the toolbox, as one API call; a dry run is not, so it is bounded here.
+    const message = request.body as { method?: unknown; params?: { arguments?: { dry_run?: unknown } } } | null;
+    if (message?.method !== 'tools/call' || message.params?.arguments?.dry_run === true) {
+      await takeProtocolMessage(deps.limits, viewer, reply);
     }
     const server = mcpServerFor(deps.toolbox, deps.resources, () => ({
       viewer,

@@ -89,7 +89,8 @@ export const TOOLS: readonly ToolDefinition[] = [
       'caller’s jobs, or follow one by id until `status` is `completed`; its `download_url` then serves the file.',
     selector: { name: 'action', description: 'What to do.', default: 'list' },
     variants: [
-      { route: 'POST /api/v1/reports/generate', when: { action: 'generate' } },
+      // `fields` is every tool's projection: the report's columns are `report_fields`.
+      { route: 'POST /api/v1/reports/generate', when: { action: 'generate' }, renamed: { report_fields: 'fields' } },
       { route: 'GET /api/v1/reports', when: { action: 'list' } },
       { route: 'GET /api/v1/reports/:id', when: { action: 'get' } },
     ],

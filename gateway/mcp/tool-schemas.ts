@@ -111,6 +111,9 @@ export function inputSchema(tool: ToolDefinition, shapes: Map<RouteKey, RouteSha
     const label = variantLabel(tool, variant);
     const add = (parameter: string, schema: JsonSchema, required: boolean) => {
       const argument = argumentFor(variant, parameter);
+      if (Object.hasOwn(COMMON_ARGUMENTS, argument) || argument === tool.selector?.name) {
+        throw new Error(`${tool.name}: ${variant.route}'s ${parameter} needs another argument name (renamed)`);
+      }
       properties[argument] = properties[argument] ? mergedSchema(properties[argument], schema) : schema;
       usedBy.set(argument, (usedBy.get(argument) ?? new Set()).add(label));
       requiredEverywhere.set(argument, (requiredEverywhere.get(argument) ?? true) && required);
@@ -159,7 +162,10 @@ const UPPER_BOUNDS = new Set(['maximum', 'maxLength', 'maxItems']);
  */
 function mergedSchema(first: JsonSchema, second: JsonSchema): JsonSchema {
   if (JSON.stringify(first) === JSON.stringify(second)) return first;
-  if (first.type !== second.type || first.$ref || second.$ref || first.anyOf || second.anyOf) {
+  const types = new Set([first.type, second.type].flat());
+  // Only `null` may differ (a body field that takes null, a query parameter that cannot be sent as one).
+  const sameKind = [...types].filter((type) => type !== 'null').length === 1;
+  if (!sameKind || first.$ref || second.$ref || first.anyOf || second.anyOf) {
     const { description, ...firstRest } = first;
     const { description: _, ...secondRest } = second;
     return { ...(description ? { description } : {}), anyOf: [firstRest, secondRest] };
@@ -168,6 +174,7 @@ function mergedSchema(first: JsonSchema, second: JsonSchema): JsonSchema {
   for (const key of new Set([...Object.keys(first), ...Object.keys(second)])) {
     const [a, b] = [first[key], second[key]];
     if (key === 'description') merged[key] = a ?? b;
+    else if (key === 'type') merged[key] = types.size === 1 ? [...types][0] : [...types];
     else if (key === 'enum' && Array.isArray(a) && Array.isArray(b)) merged[key] = [...new Set([...a, ...b])];
     else if (LOWER_BOUNDS.has(key) && typeof a === 'number' && typeof b === 'number') merged[key] = Math.min(a, b);
     else if (UPPER_BOUNDS.has(key) && typeof a === 'number' && typeof b === 'number') merged[key] = Math.max(a, b);

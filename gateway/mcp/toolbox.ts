@@ -164,7 +164,8 @@ export function createToolbox(deps: ToolboxDependencies): Toolbox {
         variant = chooseVariant(tool, args);
         route = routes.get(variant.route)!;
         if (!planReaches(caller.viewer.plan, route.plan)) {
-          throw new UpgradeRequired(route.plan, caller.viewer.plan, `The ${name} tool's ${labelOf(tool, variant)}`);
+          const what = tool.selector ? `The ${name} tool's ${labelOf(tool, variant)}` : `The ${name} tool`;
+          throw new UpgradeRequired(route.plan, caller.viewer.plan, what);
         }
         input = routeInput(tool, variant, route, args);
       } else assertReadOnlyQuery(args);

@@ -61,7 +61,8 @@ function parametersOf(route: RestRoute, schema: GraphQLSchema, operation: Operat
       // The GraphQL type says the type and the enum; the subgraph's rule adds ranges, patterns and the default.
       const typed = namedTypeSchema(types.get(variable)!);
       const declared: JsonSchema = declaredDefaults.has(variable) ? { default: declaredDefaults.get(variable) } : {};
-      const parameterSchema: JsonSchema = { ...declared, ...rules.get(variable), ...typed };
+      const described: JsonSchema = route.descriptions?.[name] ? { description: route.descriptions[name] } : {};
+      const parameterSchema: JsonSchema = { ...described, ...declared, ...rules.get(variable), ...typed };
       if (name === 'sort' && Array.isArray(typed.enum)) parameterSchema.enum = sortValues(typed.enum);
       return { name, in: where, required: where === 'path' || nonNull.has(variable), schema: parameterSchema };
     };

@@ -25,8 +25,11 @@ export interface FieldRouteSpec extends Omit<RestRoute, 'method' | 'operation' |
   renamed?: Record<string, string>;
   /** Second names a query parameter is also accepted under (`type` for `signal_type`): name → argument. */
   alsoAccepted?: Record<string, string>;
-  /** Variables the selection uses beyond the arguments, with type and default (`evidence: 'Boolean = false'`). */
-  extraVariables?: Record<string, string>;
+  /**
+   * Variables the selection uses beyond the arguments, with type and default (`'Boolean = false'`) and what the
+   * parameter does (no argument describes it).
+   */
+  extraVariables?: Record<string, { type: string; description: string }>;
   /** Root fields selected beside the main one, in the route's variables (`view: ticker(symbol: $ticker) { ticker }`). */
   alongside?: string;
 }
@@ -96,9 +99,11 @@ export function fieldRoute(spec: FieldRouteSpec): RestRoute {
     for (const [second, argument] of Object.entries(alsoAccepted ?? {}))
       if (argument === arg.name) query[second] = argument;
   }
-  for (const [variable, type] of Object.entries(extraVariables ?? {})) {
+  const descriptions: Record<string, string> = {};
+  for (const [variable, { type, description }] of Object.entries(extraVariables ?? {})) {
     declared.set(variable, type);
     query[snakeCase(variable)] = variable;
+    descriptions[snakeCase(variable)] = description;
   }
   for (const argument of [...Object.values(renamed ?? {}), ...Object.values(alsoAccepted ?? {})]) {
     if (!args.has(argument)) throw new Error(`${where}: ${name} has no argument ${argument}`);
@@ -124,5 +129,6 @@ export function fieldRoute(spec: FieldRouteSpec): RestRoute {
     operation,
     ...(Object.keys(query).length ? { query } : {}),
     ...(Object.keys(params).length ? { params } : {}),
+    ...(Object.keys(descriptions).length ? { descriptions } : {}),
   };
 }

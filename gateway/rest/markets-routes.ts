@@ -154,7 +154,12 @@ export const marketsRoutes: RestRoute[] = [
   fieldRoute({
     path: '/api/leads/convergence',
     field: 'convergence',
-    extraVariables: { evidence: 'Boolean = false' },
+    extraVariables: {
+      evidence: {
+        type: 'Boolean = false',
+        description: 'Include each lead’s newest purchases and signals (most of a larger answer).',
+      },
+    },
     selection: `window { from to days basis signals_from: signalsFrom signals_until: signalsUntil }
       leads {
         ticker company_name: companyName congress_buys: congressBuys total_signals: totalSignals

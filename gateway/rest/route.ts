@@ -14,6 +14,8 @@ export interface RestRoute {
   operation: string;
   /** Query-string parameter → variable name. A `-field` sort value becomes the `FIELD_DESC` enum value. */
   query?: Record<string, string>;
+  /** What a query parameter does, for those no GraphQL argument describes (the OpenAPI document says it). */
+  descriptions?: Record<string, string>;
   /** Path parameter → variable name. */
   params?: Record<string, string>;
   /** The JSON body → variables (for POST and PATCH), renaming documented snake_case fields. */
