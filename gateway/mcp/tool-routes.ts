@@ -1,8 +1,4 @@
-import { TypeInfo, parse, visit, visitWithTypeInfo } from 'graphql';
-import type { GraphQLSchema } from 'graphql';
-import { PLANS } from '../../subgraphs/platform/plans.ts';
 import type { Plan } from '../../subgraphs/platform/plans.ts';
-import { ruleFor } from '../auth/plan-access.ts';
 import type { Execution } from '../execution/execution.ts';
 import type { OpenApiDocument } from '../openapi/document.ts';
 import { marketsRoutes } from '../rest/markets-routes.ts';
@@ -12,6 +8,7 @@ import type { RestRoute } from '../rest/route.ts';
 import { verticalsRoutes } from '../rest/verticals-routes.ts';
 import { TOOLS } from './tool-catalog.ts';
 import type { RouteKey } from './tool-catalog.ts';
+import { lowestPlan } from './tool-plans.ts';
 import { routeShape } from './tool-schemas.ts';
 import type { RouteShape } from './tool-schemas.ts';
 
@@ -27,27 +24,6 @@ export interface ToolRoute {
 export const TABLE_ROUTES: ReadonlyMap<RouteKey, RestRoute> = new Map(
   [...verticalsRoutes, ...marketsRoutes].map((route) => [`${route.method} ${route.path}` as RouteKey, route]),
 );
-
-/**
- * The lowest plan whose rules reach every field the route's operation selects. A route that leaves fields above
- * the caller's plan out (the ticker search) is open to the lowest plan.
- */
-function lowestPlan(route: RestRoute, schema: GraphQLSchema): Plan {
-  if (route.omitFieldsAbovePlan) return PLANS[0];
-  let highest = 0;
-  const typeInfo = new TypeInfo(schema);
-  visit(
-    parse(route.operation),
-    visitWithTypeInfo(typeInfo, {
-      Field(field) {
-        const parent = typeInfo.getParentType();
-        const rule = parent && !field.name.value.startsWith('__') ? ruleFor(parent.name, field.name.value) : undefined;
-        if (rule) highest = Math.max(highest, PLANS.indexOf(rule.plan));
-      },
-    }),
-  );
-  return PLANS[highest]!;
-}
 
 /** Every route a tool runs, prepared once per server. */
 export function toolRoutes(execution: Execution, document: OpenApiDocument): Map<RouteKey, ToolRoute> {

@@ -17,7 +17,7 @@ export interface RouteShape {
   text: boolean;
 }
 
-/** Arguments every tool takes beside its route's parameters (tool-call.ts reads them). */
+/** Arguments every tool takes beside its route's parameters (tool-arguments.ts reads them). */
 export const COMMON_ARGUMENTS: Record<string, JsonSchema> = {
   fields: {
     type: 'array',
@@ -125,7 +125,7 @@ export function inputSchema(tool: ToolDefinition, shapes: Map<RouteKey, RouteSha
   for (const [argument, users] of usedBy) {
     if (users.size === labels.size || !tool.selector) continue;
     const only = `Only for ${tool.selector.name} ${[...users].join(', ')}.`;
-    const described = properties[argument]!.description;
+    const described = (properties[argument]!.description as string | undefined)?.replace(/([^.!?])$/, '$1.');
     properties[argument] = { ...properties[argument], description: described ? `${described} ${only}` : only };
   }
 
@@ -184,7 +184,7 @@ function mergedSchema(first: JsonSchema, second: JsonSchema): JsonSchema {
   return merged;
 }
 
-/** What every answer may carry beside its route's body (answer-budget.ts, tool-call.ts). */
+/** What every answer may carry beside its route's body (answer-budget.ts, route-tool.ts). */
 const ANSWER_EXTRAS: Record<string, JsonSchema> = {
   next_cursor: { type: 'string', description: 'Pass as `cursor` for the next page or the rest of this one.' },
   truncated: {

@@ -4,7 +4,7 @@ import { ApiError, ForbiddenError } from '../../subgraphs/platform/errors.ts';
 import type { ErrorBody } from '../../subgraphs/platform/errors.ts';
 import { errorBody, unexpectedError } from '../../subgraphs/platform/error-body.ts';
 import { logger } from '../../subgraphs/platform/logger.ts';
-import { PLANS, planReaches } from '../../subgraphs/platform/plans.ts';
+import { planReaches } from '../../subgraphs/platform/plans.ts';
 import type { Plan } from '../../subgraphs/platform/plans.ts';
 import type { Execution } from '../execution/execution.ts';
 import { admitCall, peekCall } from '../limits/limits.ts';
@@ -18,6 +18,7 @@ import { RouteRefusal, renameDetails, routeInput, runRoute, shapeAnswer } from '
 import { chooseVariant, readArguments } from './tool-arguments.ts';
 import { TOOLS } from './tool-catalog.ts';
 import type { ToolDefinition, ToolVariant } from './tool-catalog.ts';
+import { labelOf, planNote } from './tool-plans.ts';
 import { toolRoutes } from './tool-routes.ts';
 import type { ToolRoute } from './tool-routes.ts';
 import type { RouteInput } from '../rest/register.ts';
@@ -127,7 +128,7 @@ export function createToolbox(deps: ToolboxDependencies): Toolbox {
     ...TOOLS.map((tool) => ({
       name: tool.name,
       title: tool.title,
-      description: `${tool.description}${planNote(tool, routes)}`,
+      description: `${tool.description}${planNote(tool, (route) => routes.get(route)!.plan)}`,
       inputSchema: schemas.get(tool.name)!.inputSchema as Tool['inputSchema'],
       outputSchema: schemas.get(tool.name)!.outputSchema as Tool['outputSchema'],
       annotations: { readOnlyHint: !tool.writes, destructiveHint: Boolean(tool.writes), openWorldHint: false },
@@ -194,21 +195,4 @@ export function createToolbox(deps: ToolboxDependencies): Toolbox {
 
 function success(answer: Record<string, unknown>, meta: Record<string, unknown>): CallToolResult {
   return { content: textResult(answer), structuredContent: answer, _meta: meta };
-}
-
-/** `type companies`, `action save`, or the route, for messages. */
-function labelOf(tool: ToolDefinition, variant: ToolVariant): string {
-  const value = tool.selector && variant.when[tool.selector.name];
-  return typeof value === 'string' ? `${tool.selector!.name} ${value}` : variant.route;
-}
-
-/** ` Requires the professional plan.` when every variant does; the variants that do, when some do. */
-function planNote(tool: ToolDefinition, routes: Map<string, ToolRoute>): string {
-  const plans = tool.variants.map((variant) => ({ variant, plan: routes.get(variant.route)!.plan }));
-  const above = plans.filter(({ plan }) => plan !== PLANS[0]);
-  if (above.length === 0) return '';
-  if (above.length === plans.length && new Set(above.map(({ plan }) => plan)).size === 1) {
-    return ` Requires the ${above[0]!.plan} plan or higher.`;
-  }
-  return ` ${above.map(({ variant, plan }) => `${labelOf(tool, variant)}: ${plan} plan or higher`).join('; ')}.`;
 }

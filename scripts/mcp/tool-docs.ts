@@ -4,6 +4,9 @@ import { TOOLS } from '../../gateway/mcp/tool-catalog.ts';
 import type { RouteKey } from '../../gateway/mcp/tool-catalog.ts';
 import { COMMON_ARGUMENTS, inputSchema, routeShape } from '../../gateway/mcp/tool-schemas.ts';
 import { openApiDocument } from '../../gateway/openapi/document.ts';
+import { lowestPlan, planNote } from '../../gateway/mcp/tool-plans.ts';
+import { TABLE_ROUTES } from '../../gateway/mcp/tool-routes.ts';
+import { apiSchema } from '../../gateway/supergraph.ts';
 import type { JsonSchema } from '../../gateway/openapi/json-schema.ts';
 
 export const MCP_DOC = new URL('../../docs/mcp.md', import.meta.url);
@@ -11,7 +14,7 @@ export const MCP_DOC = new URL('../../docs/mcp.md', import.meta.url);
 const START = '<!-- tools:start -->';
 const END = '<!-- tools:end -->';
 
-/** A tool as the list documents it: what `tools/list` says of it, less the plan note the service adds. */
+/** A tool as the list documents it: what `tools/list` says of it. */
 interface DocumentedTool {
   name: string;
   title: string;
@@ -26,13 +29,14 @@ interface DocumentedTool {
  */
 function documentedTools(): DocumentedTool[] {
   const document = openApiDocument();
+  const schema = apiSchema();
   const routes = new Set(TOOLS.flatMap((tool) => tool.variants.map((variant) => variant.route)));
   const shapes = new Map([...routes].map((route: RouteKey) => [route, routeShape(document, route)]));
   return [
     ...TOOLS.map((tool) => ({
       name: tool.name,
       title: tool.title,
-      description: tool.description,
+      description: `${tool.description}${planNote(tool, (route) => lowestPlan(TABLE_ROUTES.get(route)!, schema))}`,
       writes: Boolean(tool.writes),
       schema: inputSchema(tool, shapes),
     })),
@@ -110,7 +114,7 @@ function toolSection(tool: DocumentedTool): string[] {
 
 /**
  * The generated part of docs/mcp.md: the common arguments once, then each tool with its own arguments, as the
- * service lists them (`tools/list` adds the plan a tool needs, which the GraphQL schema's rules decide).
+ * service lists them, with the plan each needs (the plan table's rules decide).
  */
 export function toolList(): string {
   const tools = documentedTools();
