@@ -26,13 +26,17 @@ function jsonRpcError(reply: FastifyReply, status: number, code: number, message
   return reply.status(status).send({ jsonrpc: '2.0', error: { code, message }, id: null });
 }
 
-/** The Fastify request as the web-standard Request the SDK's transport reads (its body is already parsed). */
+/**
+ * The Fastify request as the web-standard Request the SDK's transport reads (its body is already parsed). The
+ * URL's authority is not the Host header: that was checked by name only, and an allowed name with a port no URL
+ * can hold (`localhost:abc`) made the Request constructor throw, a 500.
+ */
 function webRequest(request: FastifyRequest): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(request.headers)) {
     if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
   }
-  return new Request(`http://${request.headers.host ?? 'localhost'}${request.url}`, { method: 'POST', headers });
+  return new Request(`http://localhost${request.url}`, { method: 'POST', headers });
 }
 
 /**
