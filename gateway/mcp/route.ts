@@ -47,10 +47,14 @@ function webRequest(request: FastifyRequest): Request {
  * have nothing to act on here: 405, as the specification allows a server without them.
  */
 export function registerMcpRoute(app: FastifyInstance, deps: McpDependencies): void {
-  app.post(MCP_PATH, { bodyLimit: MCP_BODY_LIMIT, config: { selfMetered: true } }, async (request, reply) => {
+  // Host, Origin and the key are checked on the request's arrival, before its body is read, parsed or checked.
+  const admitRequest = async (request: FastifyRequest) => {
     assertAllowedHost(request, deps.hostRules);
-    const viewer = await deps.authenticate(request.headers.authorization);
-    request.viewer = viewer;
+    request.viewer = await deps.authenticate(request.headers.authorization);
+  };
+  const options = { bodyLimit: MCP_BODY_LIMIT, config: { selfMetered: true }, onRequest: admitRequest };
+  app.post(MCP_PATH, options, async (request, reply) => {
+    const viewer = request.viewer!;
     // Batches left the protocol in 2025-06-18; one message per request bounds a request's work to one call.
     if (Array.isArray(request.body)) {
       return jsonRpcError(reply, 400, -32600, 'Send one JSON-RPC message per request: batches are not accepted.');
