@@ -282,8 +282,9 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
 function sendError(error: FastifyError | ApiError, request: FastifyRequest, reply: FastifyReply) {
   // A 401 gets its WWW-Authenticate header in http/authenticate-challenge.ts.
   if (error instanceof ApiError) return reply.status(error.status).send(errorBody(error));
-  // Fastify's own 4xx (a body that is not JSON, too large, of another type), in our words.
-  const refused = requestReadingRefusal(error, request.server.initialConfig.bodyLimit ?? 1_048_576);
+  // Fastify's own 4xx (a body that is not JSON, too large, of another type), in our words; a too large body is
+  // measured against its route's limit (/graphql's and /mcp's are their own), not the server's.
+  const refused = requestReadingRefusal(error, request.routeOptions.bodyLimit);
   if (refused) return reply.status(refused.status).send(refused.body);
   request.log.error({ err: error }, 'unhandled error');
   const unexpected = unexpectedError(error);

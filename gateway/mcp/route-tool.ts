@@ -67,12 +67,16 @@ function projected(answer: Json): Json[] {
   return isObject(answer.data) ? [answer.data] : [answer];
 }
 
-/** Keeps the named fields of each projected object; a name none of them has is a 400 listing those they have. */
-function project(answer: Json, fields: string[]) {
+/**
+ * Keeps the named fields of each projected object; a name none of them has is a 400 listing those they have. After
+ * a write the answer is left whole instead: the write is done, and a refusal would say it was not.
+ */
+function project(answer: Json, fields: string[], wrote: boolean) {
   const objects = projected(answer);
   const available = new Set(objects.flatMap((object) => Object.keys(object)));
   const unknown = fields.filter((field) => !available.has(field));
   if (objects.length > 0 && unknown.length > 0) {
+    if (wrote) return;
     throw new BadRequestError({
       fields: `has no field ${unknown.join(', ')}; the answer's fields are ${[...available].join(', ')}`,
     });
@@ -86,11 +90,11 @@ function project(answer: Json, fields: string[]) {
  * fields projected, the size budget applied (saying what was cut), and `next_cursor` when there is more: the rest
  * of a cut page, else the next page.
  */
-export function shapeAnswer(tool: ToolDefinition, body: Json, args: Json, options: CallOptions): Json {
+export function shapeAnswer(tool: ToolDefinition, body: Json, args: Json, options: CallOptions, wrote = false): Json {
   const answer = structuredClone(body);
   const list = pageListOf(answer);
   if (list && options.skip > 0) answer[list] = (answer[list] as unknown[]).slice(options.skip);
-  if (options.fields) project(answer, options.fields);
+  if (options.fields) project(answer, options.fields, wrote);
   const fitted = fitToBudget(answer, options.budgetTokens, list);
   const result: Json = { ...fitted.answer, ...(fitted.truncated ? { truncated: fitted.truncated } : {}) };
   const page = typeof answer.page === 'number' ? answer.page : undefined;

@@ -49,13 +49,17 @@ function jsonRpcError(reply: FastifyReply, status: number, code: number, message
   return reply.status(status).send({ jsonrpc: '2.0', error: { code, message }, id: null });
 }
 
-/** The Fastify request as the web-standard Request the SDK's transport reads (its body is already parsed). */
+/**
+ * The Fastify request as the web-standard Request the SDK's transport reads (its body is already parsed). The
+ * URL's authority is not the Host header: that was checked by name only, and an allowed name with a port no URL
+ * can hold (`localhost:abc`) made the Request constructor throw, a 500.
+ */
 function webRequest(request: FastifyRequest): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(request.headers)) {
     if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
   }
-  return new Request(`http://${request.headers.host ?? 'localhost'}${request.url}`, { method: 'POST', headers });
+  return new Request(`http://localhost${request.url}`, { method: 'POST', headers });
 }
 
 /**
@@ -66,10 +70,14 @@ function webRequest(request: FastifyRequest): Request {
  * have nothing to act on here: 405, as the specification allows a server without them.
  */
 export function registerMcpRoute(app: FastifyInstance, deps: McpDependencies): void {
-  app.post(MCP_PATH, { bodyLimit: MCP_BODY_LIMIT, config: { selfMetered: true } }, async (request, reply) => {
+  // Host, Origin and the key are checked on the request's arrival, before its body is read, parsed or checked.
+  const admitRequest = async (request: FastifyRequest) => {
     assertAllowedHost(request, deps.hostRules);
-    const viewer = await deps.authenticate(request.headers.authorization);
-    request.viewer = viewer;
+    request.viewer = await deps.authenticate(request.headers.authorization);
+  };
+  const options = { bodyLimit: MCP_BODY_LIMIT, config: { selfMetered: true }, onRequest: admitRequest };
+  app.post(MCP_PATH, options, async (request, reply) => {
+    const viewer = request.viewer!;
     // Batches left the protocol in 2025-06-18; one message per request bounds a request's work to one call.
     if (Array.isArray(request.body)) {
       return jsonRpcError(reply, 400, -32600, 'Send one JSON-RPC message per request: batches are not accepted.');

@@ -199,6 +199,16 @@ const ANSWER_EXTRAS: Record<string, JsonSchema> = {
     },
     required: ['reason', 'budget_tokens', 'cut'],
   },
+  // A dry run answers this alone, and its answer must validate too: clients check structuredContent against it.
+  dry_run: {
+    type: 'object',
+    description: 'A dry run’s answer (`dry_run: true`), instead of data: the tool, its route and what a call costs.',
+    properties: {
+      tool: { type: 'string' },
+      route: { type: 'string' },
+      would_cost: { type: 'object', properties: { calls: { type: 'integer' } } },
+    },
+  },
 };
 
 /**

@@ -177,7 +177,7 @@ export function createToolbox(deps: ToolboxDependencies): Toolbox {
       }
       const answer =
         tool && route && input
-          ? shapeAnswer(tool, await runRoute(route, input, caller.context), args, options)
+          ? shapeAnswer(tool, await runRoute(route, input, caller.context), args, options, route.route.method !== 'GET')
           : await runGraphQL(deps.execution, args, options, caller.context);
       return success(answer, costMeta(caller.requestId, admission, spent));
     } catch (error) {

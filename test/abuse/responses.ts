@@ -40,5 +40,24 @@ export function expectDocumentedResponse({ request, status, contentType, text }:
       context,
     ).toBe(true);
   }
-  expect(text, context).not.toMatch(/FST_ERR|\.ts:\d+|\bat [\w.]+ \(|SELECT |Prisma/);
+  expectNothingLeaked(text, context);
+}
+
+/** Framework codes, stack frames, SQL text, ORM names and source or install paths: none belongs in an answer. */
+const LEAKS = /FST_ERR|\.ts:\d+|\bat [\w.<>]+ \(|SELECT |Prisma|node_modules|\/(?:[\w.-]+\/)+[\w.-]+\.[cm]?[jt]s\b/;
+
+export function expectNothingLeaked(text: string, context: string): void {
+  expect(text, context).not.toMatch(LEAKS);
+}
+
+/** A JSON-RPC error answer: its status, its code, a message, and nothing leaked. */
+export function expectJsonRpcError({ request, status, contentType, text }: Exchange, wanted: number, code: number) {
+  const context = `${request}\n→ ${status} ${text.slice(0, 500)}`;
+  expect(status, context).toBe(wanted);
+  expect(contentType, context).toMatch(/^application\/json/);
+  const body = JSON.parse(text) as { jsonrpc?: unknown; error?: { code?: unknown; message?: unknown } };
+  expect(body.jsonrpc, context).toBe('2.0');
+  expect(body.error?.code, context).toBe(code);
+  expect(typeof body.error?.message, context).toBe('string');
+  expectNothingLeaked(text, context);
 }
