@@ -30,7 +30,8 @@ export async function registerCors(app: FastifyInstance, origins: readonly strin
   await app.register(cors, {
     origin: (origin, callback) => callback(null, origin !== undefined && allowed.has(origin) ? origin : false),
     methods: ['GET', 'HEAD', 'POST', 'PATCH', 'DELETE'],
-    allowedHeaders: ['Authorization', 'Content-Type', 'X-Request-Id'],
+    // MCP clients in a browser send the protocol's own headers (gateway/mcp).
+    allowedHeaders: ['Authorization', 'Content-Type', 'X-Request-Id', 'Mcp-Protocol-Version', 'Mcp-Session-Id'],
     exposedHeaders: EXPOSED_HEADERS,
     maxAge: 600,
   });

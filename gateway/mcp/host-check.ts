@@ -1,10 +1,12 @@
 import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../../subgraphs/platform/errors.ts';
 
-/** The host name of a `Host` header or an origin's authority, without its port (`[::1]` keeps its brackets). */
-function hostName(authority: string): string {
-  const name = authority.startsWith('[') ? authority.slice(0, authority.indexOf(']') + 1) : authority.split(':')[0]!;
-  return name.toLowerCase();
+/** A host name or bracketed IPv6 address, and an optional port: nothing else (no `user@`, no path). */
+const AUTHORITY = /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(?::\d{1,5})?$/i;
+
+/** The host name of a `Host` header or an origin's authority, without its port; undefined when it is malformed. */
+function hostName(authority: string): string | undefined {
+  return AUTHORITY.exec(authority)?.[1]!.toLowerCase();
 }
 
 export interface HostRules {
@@ -21,7 +23,8 @@ export interface HostRules {
  */
 export function assertAllowedHost(request: FastifyRequest, rules: HostRules): void {
   const host = request.headers.host;
-  if (!host || !rules.hosts.includes(hostName(host))) {
+  const name = host === undefined ? undefined : hostName(host);
+  if (!name || !rules.hosts.includes(name)) {
     throw new ApiError('host_not_allowed', 'This host name is not allowed for /mcp (MCP_ALLOWED_HOSTS).');
   }
   const origin = request.headers.origin;
@@ -32,7 +35,8 @@ export function assertAllowedHost(request: FastifyRequest, rules: HostRules): vo
   } catch {
     throw new ApiError('host_not_allowed', 'The Origin header is not a valid origin.');
   }
-  if (!rules.hosts.includes(hostName(originHost))) {
+  const originName = hostName(originHost);
+  if (!originName || !rules.hosts.includes(originName)) {
     throw new ApiError('host_not_allowed', 'Requests from this origin are not allowed for /mcp (CORS_ORIGINS).');
   }
 }

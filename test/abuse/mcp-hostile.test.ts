@@ -97,20 +97,24 @@ describe('Host and Origin (DNS rebinding)', () => {
     expect(answer.body.error).toBe('host_not_allowed');
   };
 
-  it.each(['evil.example.com', 'localhost.evil.example.com', '127.0.0.1.nip.io', '[::1'])(
-    'Host %j is a 403 host_not_allowed',
-    async (host) => {
-      expectRefused(await sendMcpWithHost(service.url, host, key, toolCall('data_status', {})));
-    },
-  );
+  it.each([
+    'evil.example.com',
+    'localhost.evil.example.com',
+    '127.0.0.1.nip.io',
+    '[::1',
+    'localhost:abc',
+    'localhost:80@evil.example.com',
+  ])('Host %j is a 403 host_not_allowed', async (host) => {
+    expectRefused(await sendMcpWithHost(service.url, host, key, toolCall('data_status', {})));
+  });
 
-  it.each(['localhost:abc', 'localhost:99999', 'localhost:80@evil.example.com', 'LOCALHOST', '[::1]:1'])(
-    'Host %j, an allowed name with an odd port, is answered or refused, never a 500',
+  it.each(['localhost:99999', 'LOCALHOST', '[::1]:1'])(
+    'Host %j, an allowed name in another case or with an odd port, is answered',
     async (host) => {
       const answer = await sendMcpWithHost(service.url, host, key, toolCall('data_status', {}));
       expectDocumentedResponse(answer);
-      if (answer.status === 403) expect(answer.body.error).toBe('host_not_allowed');
-      else expect(answer.body.result?.isError, answer.text).toBeUndefined();
+      expect(answer.status, answer.text).toBe(200);
+      expect(answer.body.result?.isError, answer.text).toBeUndefined();
     },
   );
 

@@ -68,7 +68,7 @@ describe('the tools and the documented routes', () => {
       const route = shapes.get(tool.variants[0]!.route)!;
       const schema = outputSchema(tool, shapes, document);
       expect(Object.keys(schema.properties as object).sort()).toEqual(
-        [...Object.keys(route.response.properties as object), 'next_cursor', 'truncated'].sort(),
+        [...Object.keys(route.response.properties as object), 'dry_run', 'next_cursor', 'truncated'].sort(),
       );
       expect(JSON.stringify(schema)).not.toContain('#/components/');
     }

@@ -25,6 +25,7 @@ const ALLOWED: Record<string, string> = {
   'subgraphs/verticals/verticals.ts': 'a vertical names its primary record type (what its reports export)',
   'subgraphs/markets/types/company.ts': 'markets extends the federated Company entity, by its type name',
   'subgraphs/verticals/pair-indexes.ts': "the attorney state/practice-area index the kernel's where-sql.ts is given",
+  'gateway/mcp/tool-catalog.ts': 'the records tool tells a model in words which type holds decision makers',
 };
 
 function sourceFiles(directory: string): string[] {
