@@ -1,4 +1,5 @@
 import type { JsonSchema } from '../openapi/json-schema.ts';
+import { referencedComponents } from '../openapi/component-references.ts';
 import type { OpenApiDocument } from '../openapi/document.ts';
 import { PRESENT } from './tool-catalog.ts';
 import type { RouteKey, ToolDefinition, ToolVariant } from './tool-catalog.ts';
@@ -222,7 +223,7 @@ export function outputSchema(tool: ToolDefinition, shapes: Map<RouteKey, RouteSh
   const unique = [...new Map(answers.map((answer) => [JSON.stringify(answer), answer])).values()];
   const body: JsonSchema = unique.length === 1 ? unique[0]! : { type: 'object', anyOf: unique };
   const components = (document.components as { schemas: Record<string, JsonSchema> }).schemas;
-  const defs = referencedComponents(body, components);
+  const defs = Object.fromEntries([...referencedComponents(body, components)].map((name) => [name, components[name]!]));
   return compactOutput(
     JSON.parse(
       JSON.stringify({ ...body, ...(Object.keys(defs).length ? { $defs: defs } : {}) }).replaceAll(
@@ -236,27 +237,6 @@ export function outputSchema(tool: ToolDefinition, shapes: Map<RouteKey, RouteSh
 
 function withExtras(schema: JsonSchema): JsonSchema {
   return { ...schema, properties: { ...(schema.properties as object), ...ANSWER_EXTRAS } };
-}
-
-/** Every component a schema reaches through `$ref`, transitively. */
-function referencedComponents(schema: JsonSchema, components: Record<string, JsonSchema>): Record<string, JsonSchema> {
-  const found: Record<string, JsonSchema> = {};
-  const visit = (value: unknown): void => {
-    if (Array.isArray(value)) value.forEach(visit);
-    else if (value && typeof value === 'object') {
-      for (const [key, item] of Object.entries(value)) {
-        if (key === '$ref' && typeof item === 'string' && item.startsWith('#/components/schemas/')) {
-          const name = item.slice('#/components/schemas/'.length);
-          if (!found[name] && components[name]) {
-            found[name] = components[name];
-            visit(components[name]);
-          }
-        } else visit(item);
-      }
-    }
-  };
-  visit(schema);
-  return found;
 }
 
 /**

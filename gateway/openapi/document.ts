@@ -17,6 +17,7 @@ import { webhookRoutes } from '../rest/webhook-routes.ts';
 import { apiSchema } from '../supergraph.ts';
 import type { JsonSchema } from './json-schema.ts';
 import { ruleSchema } from './argument-rules.ts';
+import { referencedComponents } from './component-references.ts';
 import { exampleKey, recordedExamples } from './examples.ts';
 import { ComponentRegistry } from './selection-schema.ts';
 import { describeTableRoute } from './table-route.ts';
@@ -306,22 +307,7 @@ function withoutUnusedSchemas(
   numbered: Map<string, string>,
 ) {
   const schemas = document.components.schemas;
-  const used = new Set<string>(['Error']);
-  const visit = (value: unknown): void => {
-    if (Array.isArray(value)) value.forEach(visit);
-    else if (value && typeof value === 'object') {
-      for (const [key, item] of Object.entries(value)) {
-        if (key === '$ref' && typeof item === 'string' && item.startsWith('#/components/schemas/')) {
-          const name = item.slice('#/components/schemas/'.length);
-          if (!used.has(name)) {
-            used.add(name);
-            visit(schemas[name]);
-          }
-        } else visit(item);
-      }
-    }
-  };
-  visit(document.paths);
+  const used = new Set<string>(['Error', ...referencedComponents(document.paths, schemas)]);
   for (const name of Object.keys(schemas)) if (!used.has(name)) delete schemas[name];
   // `Ticker2` becomes `Ticker` when the first `Ticker` was one of those dropped.
   const renamed: [string, string][] = [];

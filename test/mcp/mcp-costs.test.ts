@@ -9,6 +9,7 @@ import { PROTOCOL_MESSAGE_BUDGET } from '../../gateway/mcp/route.ts';
 import { createServer } from '../../gateway/server.ts';
 import { REQUESTS_PER_MINUTE } from '../../subgraphs/platform/plans.ts';
 import type { Plan } from '../../subgraphs/platform/plans.ts';
+import { rpc, sendMcp } from '../abuse/mcp-requests.ts';
 import { connectMcp, resultText } from '../support/mcp-client.ts';
 import { startTestService } from '../support/service.ts';
 import type { TestService } from '../support/service.ts';
@@ -161,16 +162,11 @@ describe('costs in the open', () => {
 describe('messages that are no tool call', () => {
   it('cost no credit but are bounded per account; past the budget a 429, while tool calls go on', async () => {
     const { key } = await sandboxKey();
-    const post = (message: object) =>
-      fetch(`${service.url}/mcp`, {
-        method: 'POST',
-        headers: {
-          authorization: `Bearer ${key}`,
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          'mcp-protocol-version': '2025-06-18',
-        },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, ...message }),
+    const post = (message: Record<string, unknown>) =>
+      sendMcp(service.url, {
+        key,
+        headers: { 'mcp-protocol-version': '2025-06-18' },
+        body: rpc(message.method as string, message.params as Record<string, unknown> | undefined),
       });
     const list = () => post({ method: 'prompts/list' });
     for (let sent = 0; sent < PROTOCOL_MESSAGE_BUDGET.max; sent += 20) {
@@ -180,10 +176,10 @@ describe('messages that are no tool call', () => {
     const refused = await list();
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
-    expect(await refused.json()).toMatchObject({ error: 'rate_limited' });
+    expect(refused.body).toMatchObject({ error: 'rate_limited' });
     const call = await post({ method: 'tools/call', params: { name: 'data_status', arguments: {} } });
     expect(call.status).toBe(200);
-    expect(((await call.json()) as any).result._meta).toMatchObject({ usage: { calls: 1 } });
+    expect(call.body.result._meta).toMatchObject({ usage: { calls: 1 } });
   });
 });
 
@@ -194,18 +190,10 @@ describe('credentials', () => {
     expect((await callTool(client, 'data_status', {})).isError).toBeFalsy();
     await revokeKey(service.databases.live, service.app.credentialCache, accountId, id);
     await expect(callTool(client, 'data_status', {})).rejects.toThrow(/"error":"unauthorized"/);
-    const raw = await fetch(`${service.url}/mcp`, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${key}`,
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-      },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
-    });
+    const raw = await sendMcp(service.url, { key, body: rpc('tools/list') });
     expect(raw.status).toBe(401);
     expect(raw.headers.get('www-authenticate')).toBe('Bearer realm="api"');
-    expect(await raw.json()).toMatchObject({ error: 'unauthorized' });
+    expect(raw.body).toMatchObject({ error: 'unauthorized' });
   });
 
   it('shares one credit count between two gateways on one database', async () => {

@@ -5,6 +5,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { chooseVariant } from '../../gateway/mcp/tool-arguments.ts';
 import { TOOLS } from '../../gateway/mcp/tool-catalog.ts';
+import { rpc, sendMcp } from '../abuse/mcp-requests.ts';
 import { connectMcp, resultText } from '../support/mcp-client.ts';
 import { startTestService } from '../support/service.ts';
 import type { TestService } from '../support/service.ts';
@@ -63,16 +64,11 @@ describe('tools/list', () => {
 describe('stateless Streamable HTTP', () => {
   it('gives no session id, and answers a client that sends one it made up, or none', async () => {
     const { key } = await service.createKey({ plan: 'institutional', mode: 'sandbox' });
-    const post = (headers: Record<string, string>, message: object) =>
-      fetch(`${service.url}/mcp`, {
-        method: 'POST',
-        headers: {
-          authorization: `Bearer ${key}`,
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          ...headers,
-        },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, ...message }),
+    const post = (headers: Record<string, string>, message: Record<string, unknown>) =>
+      sendMcp(service.url, {
+        key,
+        headers,
+        body: rpc(message.method as string, message.params as Record<string, unknown> | undefined),
       });
     const initialize = await post(
       {},
@@ -83,11 +79,11 @@ describe('stateless Streamable HTTP', () => {
     );
     expect(initialize.status).toBe(200);
     expect(initialize.headers.get('mcp-session-id')).toBeNull();
-    expect(((await initialize.json()) as any).result.serverInfo.name).toBe('data-graph');
+    expect(initialize.body.result.serverInfo.name).toBe('data-graph');
     for (const headers of [{ 'mcp-session-id': 'made-up-by-the-client' }, {}] as Record<string, string>[]) {
       const listed = await post({ 'mcp-protocol-version': '2025-06-18', ...headers }, { method: 'tools/list' });
       expect(listed.status).toBe(200);
-      expect(((await listed.json()) as any).result.tools).toHaveLength(tools.length);
+      expect(listed.body.result.tools).toHaveLength(tools.length);
     }
     const dropped = await connectMcp(service.url, key, { 'mcp-session-id': 'another' });
     expect((await dropped.callTool({ name: 'data_status', arguments: {} })).isError).toBeFalsy();
