@@ -532,6 +532,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["Events"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/stats/public": {
         parameters: {
             query?: never;
@@ -802,7 +818,7 @@ export interface components {
         /** @description Every error answers with this body. */
         Error: {
             /** @enum {string} */
-            error: "invalid_parameter" | "unauthorized" | "plan_required" | "trial_limit_reached" | "live_credential_required" | "csrf_token_invalid" | "signup_closed" | "account_disabled" | "host_not_allowed" | "not_found" | "method_not_allowed" | "conflict" | "rate_limited" | "internal_error" | "database_unavailable" | "service_unavailable";
+            error: "invalid_parameter" | "unauthorized" | "plan_required" | "trial_limit_reached" | "live_credential_required" | "csrf_token_invalid" | "signup_closed" | "account_disabled" | "host_not_allowed" | "not_found" | "method_not_allowed" | "conflict" | "cursor_expired" | "rate_limited" | "internal_error" | "database_unavailable" | "service_unavailable";
             message: string;
             details?: {
                 [key: string]: string;
@@ -1863,6 +1879,18 @@ export interface components {
                 };
             };
         };
+        /** @description An error. */
+        Error410: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    /** @enum {unknown} */
+                    error?: "cursor_expired";
+                };
+            };
+        };
         /** @description Too many requests; `Retry-After` says when to retry. */
         Error429: {
             headers: {
@@ -2369,7 +2397,7 @@ export interface operations {
                      *           "estimated_value": 176000,
                      *           "mortgage_balance": 0,
                      *           "equity_pct": 100,
-                     *           "last_sale_date": "2021-08-23",
+                     *           "last_sale_date": "2021-08-30",
                      *           "last_sale_price": 138000,
                      *           "owner_id": "owner_12",
                      *           "owner_name": "The Raynor Family Trust",
@@ -2390,7 +2418,7 @@ export interface operations {
                      *           "estimated_value": 179000,
                      *           "mortgage_balance": 0,
                      *           "equity_pct": 100,
-                     *           "last_sale_date": "2025-07-22",
+                     *           "last_sale_date": "2025-07-29",
                      *           "last_sale_price": 130000,
                      *           "owner_id": "owner_11",
                      *           "owner_name": "The Harber Family Trust",
@@ -2479,7 +2507,7 @@ export interface operations {
                      *         "estimated_value": 176000,
                      *         "mortgage_balance": 0,
                      *         "equity_pct": 100,
-                     *         "last_sale_date": "2021-08-23",
+                     *         "last_sale_date": "2021-08-30",
                      *         "last_sale_price": 138000,
                      *         "owner_id": "owner_12",
                      *         "owner_name": "The Raynor Family Trust",
@@ -2724,7 +2752,7 @@ export interface operations {
                      *           "bar_number": "MO569113",
                      *           "bar_status": "active",
                      *           "bar_verified": true,
-                     *           "verified_at": "2026-01-17T11:14:07.104Z",
+                     *           "verified_at": "2026-01-24T11:14:07.104Z",
                      *           "admitted_year": 1989,
                      *           "email": "earlene.adams@armstrongwindlerlaw.com",
                      *           "phone": "(573) 265-9094"
@@ -2830,7 +2858,7 @@ export interface operations {
                      *         "bar_number": "MO569113",
                      *         "bar_status": "active",
                      *         "bar_verified": true,
-                     *         "verified_at": "2026-01-17T11:14:07.104Z",
+                     *         "verified_at": "2026-01-24T11:14:07.104Z",
                      *         "admitted_year": 1989,
                      *         "email": "earlene.adams@armstrongwindlerlaw.com",
                      *         "phone": "(573) 265-9094"
@@ -3089,8 +3117,8 @@ export interface operations {
                      *           "tags": [
                      *             "q4"
                      *           ],
-                     *           "created_at": "2026-11-25T10:55:50.922Z",
-                     *           "updated_at": "2026-11-25T10:55:50.922Z"
+                     *           "created_at": "2026-12-02T14:09:36.172Z",
+                     *           "updated_at": "2026-12-02T14:09:36.172Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -3175,8 +3203,8 @@ export interface operations {
                      *         "tags": [
                      *           "q4"
                      *         ],
-                     *         "created_at": "2026-11-25T10:55:50.922Z",
-                     *         "updated_at": "2026-11-25T10:55:50.922Z"
+                     *         "created_at": "2026-12-02T14:09:36.172Z",
+                     *         "updated_at": "2026-12-02T14:09:36.172Z"
                      *       }
                      *     }
                      */
@@ -3214,8 +3242,8 @@ export interface operations {
                      *         "tags": [
                      *           "q4"
                      *         ],
-                     *         "created_at": "2026-11-25T10:55:50.922Z",
-                     *         "updated_at": "2026-11-25T10:55:50.922Z"
+                     *         "created_at": "2026-12-02T14:09:36.172Z",
+                     *         "updated_at": "2026-12-02T14:09:36.172Z"
                      *       }
                      *     }
                      */
@@ -3273,8 +3301,8 @@ export interface operations {
                      *         "tags": [
                      *           "q4"
                      *         ],
-                     *         "created_at": "2026-11-25T10:55:50.922Z",
-                     *         "updated_at": "2026-11-25T10:55:50.922Z"
+                     *         "created_at": "2026-12-02T14:09:36.172Z",
+                     *         "updated_at": "2026-12-02T14:09:36.172Z"
                      *       }
                      *     }
                      */
@@ -3332,8 +3360,8 @@ export interface operations {
                      *         "tags": [
                      *           "q4"
                      *         ],
-                     *         "created_at": "2026-11-25T10:55:50.922Z",
-                     *         "updated_at": "2026-11-25T10:55:50.969Z"
+                     *         "created_at": "2026-12-02T14:09:36.172Z",
+                     *         "updated_at": "2026-12-02T14:09:36.272Z"
                      *       }
                      *     }
                      */
@@ -3405,8 +3433,8 @@ export interface operations {
                      *         "tags": [
                      *           "q4"
                      *         ],
-                     *         "created_at": "2026-11-25T10:55:50.922Z",
-                     *         "updated_at": "2026-11-25T10:55:50.969Z"
+                     *         "created_at": "2026-12-02T14:09:36.172Z",
+                     *         "updated_at": "2026-12-02T14:09:36.272Z"
                      *       }
                      *     }
                      */
@@ -3490,7 +3518,7 @@ export interface operations {
                      *         "progress": 0,
                      *         "row_count": 0,
                      *         "error": null,
-                     *         "created_at": "2026-11-25T10:55:51.022Z",
+                     *         "created_at": "2026-12-02T14:09:36.414Z",
                      *         "started_at": null,
                      *         "completed_at": null,
                      *         "download_url": null
@@ -3556,8 +3584,8 @@ export interface operations {
                      *           "progress": 0,
                      *           "row_count": 0,
                      *           "error": null,
-                     *           "created_at": "2026-11-25T10:55:51.022Z",
-                     *           "started_at": "2026-11-25T10:55:51.024Z",
+                     *           "created_at": "2026-12-02T14:09:36.414Z",
+                     *           "started_at": "2026-12-02T14:09:36.424Z",
                      *           "completed_at": null,
                      *           "download_url": null
                      *         }
@@ -3637,8 +3665,8 @@ export interface operations {
                      *         "progress": 99,
                      *         "row_count": 40,
                      *         "error": null,
-                     *         "created_at": "2026-11-25T10:55:51.022Z",
-                     *         "started_at": "2026-11-25T10:55:51.024Z",
+                     *         "created_at": "2026-12-02T14:09:36.414Z",
+                     *         "started_at": "2026-12-02T14:09:36.424Z",
                      *         "completed_at": null,
                      *         "download_url": null
                      *       }
@@ -3704,7 +3732,7 @@ export interface operations {
                      *           "sentiment": "NEUTRAL",
                      *           "urgent": false,
                      *           "source_url": "https://fred.stlouisfed.org/series/DGS2",
-                     *           "created_at": "2026-11-24T23:53:11.216Z"
+                     *           "created_at": "2026-12-01T23:53:11.216Z"
                      *         },
                      *         {
                      *           "id": "dda15576-6032-4119-80ed-4e003be78eb0",
@@ -3717,7 +3745,7 @@ export interface operations {
                      *           "sentiment": "NEUTRAL",
                      *           "urgent": false,
                      *           "source_url": "https://www.sec.gov/Archives/edgar/data/1045810/000104581026324690/0001045810-26-324690-index.htm",
-                     *           "created_at": "2026-11-24T22:44:18.899Z"
+                     *           "created_at": "2026-12-01T22:44:18.899Z"
                      *         }
                      *       ],
                      *       "total": 200,
@@ -3790,7 +3818,7 @@ export interface operations {
                      *           "sentiment": "NEUTRAL",
                      *           "urgent": false,
                      *           "source_url": "https://fred.stlouisfed.org/series/DGS2",
-                     *           "created_at": "2026-11-24T23:53:11.216Z"
+                     *           "created_at": "2026-12-01T23:53:11.216Z"
                      *         },
                      *         {
                      *           "id": "9216fa55-d147-4372-b7fb-f2fe3c69a66b",
@@ -3803,7 +3831,7 @@ export interface operations {
                      *           "sentiment": "BEARISH",
                      *           "urgent": false,
                      *           "source_url": "https://fred.stlouisfed.org/series/DGS10",
-                     *           "created_at": "2026-11-24T10:16:56.828Z"
+                     *           "created_at": "2026-12-01T10:16:56.828Z"
                      *         }
                      *       ],
                      *       "total": 13,
@@ -3864,7 +3892,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "yield_curve": {
-                     *         "date": "2026-11-24",
+                     *         "date": "2026-12-01",
                      *         "y3m": 4.15,
                      *         "y2": 4.27,
                      *         "y5": 4.35,
@@ -3929,9 +3957,9 @@ export interface operations {
                      *           "name": "Consumer price index (all urban consumers)",
                      *           "unit": "index 1982-1984=100",
                      *           "value": 336.914,
-                     *           "date": "2026-10-01",
+                     *           "date": "2026-11-01",
                      *           "previous_value": 335.856,
-                     *           "previous_date": "2026-09-01",
+                     *           "previous_date": "2026-10-01",
                      *           "change": 1.058
                      *         },
                      *         {
@@ -3939,9 +3967,9 @@ export interface operations {
                      *           "name": "10-year Treasury yield",
                      *           "unit": "percent",
                      *           "value": 4.36,
-                     *           "date": "2026-11-24",
+                     *           "date": "2026-12-01",
                      *           "previous_value": 4.32,
-                     *           "previous_date": "2026-11-23",
+                     *           "previous_date": "2026-11-30",
                      *           "change": 0.04
                      *         }
                      *       ]
@@ -4013,8 +4041,8 @@ export interface operations {
                      *           "amount_range": "$15,001 - $50,000",
                      *           "amount_low": 15001,
                      *           "amount_high": 50000,
-                     *           "trade_date": "2026-11-24",
-                     *           "disclosure_date": "2026-11-25",
+                     *           "trade_date": "2026-12-01",
+                     *           "disclosure_date": "2026-12-02",
                      *           "disclosure_lag_days": 1,
                      *           "late": false,
                      *           "source": "senate_efd",
@@ -4039,8 +4067,8 @@ export interface operations {
                      *           "amount_range": "$1,001 - $15,000",
                      *           "amount_low": 1001,
                      *           "amount_high": 15000,
-                     *           "trade_date": "2026-11-24",
-                     *           "disclosure_date": "2026-11-25",
+                     *           "trade_date": "2026-12-01",
+                     *           "disclosure_date": "2026-12-02",
                      *           "disclosure_lag_days": 1,
                      *           "late": false,
                      *           "source": "senate_efd",
@@ -4121,7 +4149,7 @@ export interface operations {
                      *           "insider_title": "Chief Executive Officer",
                      *           "security_title": "Common Stock",
                      *           "derivative": false,
-                     *           "transaction_date": "2026-11-24",
+                     *           "transaction_date": "2026-12-01",
                      *           "transaction_code": "F",
                      *           "shares": 2329,
                      *           "price_per_share": 22.15,
@@ -4146,7 +4174,7 @@ export interface operations {
                      *           "insider_title": "Chief Operating Officer",
                      *           "security_title": "Common Stock",
                      *           "derivative": false,
-                     *           "transaction_date": "2026-11-24",
+                     *           "transaction_date": "2026-12-01",
                      *           "transaction_code": "A",
                      *           "shares": 1931,
                      *           "price_per_share": null,
@@ -4221,7 +4249,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "days": 3650,
-                     *       "from": "2016-11-27",
+                     *       "from": "2016-12-04",
                      *       "total_trades": 300,
                      *       "top_members": [
                      *         {
@@ -4308,16 +4336,16 @@ export interface operations {
                      *         "headquarters": "New York, NY",
                      *         "founded": null,
                      *         "cik": "0001100663",
-                     *         "updatedAt": "2026-11-25T00:00:00.000Z"
+                     *         "updatedAt": "2026-12-02T00:00:00.000Z"
                      *       },
                      *       "quote": {
                      *         "price": 77.71,
                      *         "change": 0.68,
                      *         "changePct": 0.88,
-                     *         "as_of": "2026-11-24",
-                     *         "date": "2026-11-24",
+                     *         "as_of": "2026-12-01",
+                     *         "date": "2026-12-01",
                      *         "previousClose": 77.03,
-                     *         "previousDate": "2026-11-23"
+                     *         "previousDate": "2026-11-30"
                      *       },
                      *       "summary": {
                      *         "signals_total": 13,
@@ -4340,7 +4368,7 @@ export interface operations {
                      *           "sentiment": "NEUTRAL",
                      *           "urgent": false,
                      *           "source_url": "https://fred.stlouisfed.org/series/DGS2",
-                     *           "created_at": "2026-11-24T23:53:11.216Z"
+                     *           "created_at": "2026-12-01T23:53:11.216Z"
                      *         },
                      *         {
                      *           "id": "9216fa55-d147-4372-b7fb-f2fe3c69a66b",
@@ -4353,7 +4381,7 @@ export interface operations {
                      *           "sentiment": "BEARISH",
                      *           "urgent": false,
                      *           "source_url": "https://fred.stlouisfed.org/series/DGS10",
-                     *           "created_at": "2026-11-24T10:16:56.828Z"
+                     *           "created_at": "2026-12-01T10:16:56.828Z"
                      *         }
                      *       ],
                      *       "congressional_trades": []
@@ -4508,9 +4536,9 @@ export interface operations {
                      *             "purchases": 9.98,
                      *             "signals": 4.43
                      *           },
-                     *           "first_purchase_date": "2026-09-04",
-                     *           "last_purchase_date": "2026-11-12",
-                     *           "last_signal_at": "2026-11-24T03:20:01.897Z"
+                     *           "first_purchase_date": "2026-09-11",
+                     *           "last_purchase_date": "2026-11-19",
+                     *           "last_signal_at": "2026-12-01T03:20:01.897Z"
                      *         },
                      *         {
                      *           "ticker": "NFLX",
@@ -4530,17 +4558,17 @@ export interface operations {
                      *             "purchases": 9.97,
                      *             "signals": 3.17
                      *           },
-                     *           "first_purchase_date": "2026-09-18",
-                     *           "last_purchase_date": "2026-11-20",
-                     *           "last_signal_at": "2026-11-09T23:32:26.604Z"
+                     *           "first_purchase_date": "2026-09-25",
+                     *           "last_purchase_date": "2026-11-27",
+                     *           "last_signal_at": "2026-11-16T23:32:26.604Z"
                      *         }
                      *       ],
                      *       "window": {
-                     *         "from": "2026-08-26",
-                     *         "to": "2026-11-24",
+                     *         "from": "2026-09-02",
+                     *         "to": "2026-12-01",
                      *         "days": 90,
                      *         "basis": "newest_trade",
-                     *         "signals_from": "2026-08-26T00:00:00.000Z",
+                     *         "signals_from": "2026-09-02T00:00:00.000Z",
                      *         "signals_until": null
                      *       }
                      *     }
@@ -4592,15 +4620,15 @@ export interface operations {
                      *         {
                      *           "ticker": "TLT",
                      *           "company_name": "iShares 20+ Year Treasury Bond ETF",
-                     *           "added_at": "2026-11-25T10:55:50.465Z",
+                     *           "added_at": "2026-12-02T14:09:34.473Z",
                      *           "quote": {
                      *             "price": 77.71,
                      *             "change": 0.68,
                      *             "changePct": 0.88,
-                     *             "as_of": "2026-11-24",
-                     *             "date": "2026-11-24",
+                     *             "as_of": "2026-12-01",
+                     *             "date": "2026-12-01",
                      *             "previousClose": 77.03,
-                     *             "previousDate": "2026-11-23"
+                     *             "previousDate": "2026-11-30"
                      *           },
                      *           "latest_signal": {
                      *             "id": "818b53d5-b42f-490a-a292-ef8b02b48713",
@@ -4613,7 +4641,7 @@ export interface operations {
                      *             "sentiment": "NEUTRAL",
                      *             "urgent": false,
                      *             "source_url": "https://fred.stlouisfed.org/series/DGS2",
-                     *             "created_at": "2026-11-24T23:53:11.216Z"
+                     *             "created_at": "2026-12-01T23:53:11.216Z"
                      *           },
                      *           "latest_congressional_trade": null
                      *         }
@@ -4683,15 +4711,15 @@ export interface operations {
                      * @example {
                      *       "ticker": "TLT",
                      *       "company_name": "iShares 20+ Year Treasury Bond ETF",
-                     *       "added_at": "2026-11-25T10:55:50.465Z",
+                     *       "added_at": "2026-12-02T14:09:34.473Z",
                      *       "quote": {
                      *         "price": 77.71,
                      *         "change": 0.68,
                      *         "changePct": 0.88,
-                     *         "as_of": "2026-11-24",
-                     *         "date": "2026-11-24",
+                     *         "as_of": "2026-12-01",
+                     *         "date": "2026-12-01",
                      *         "previousClose": 77.03,
-                     *         "previousDate": "2026-11-23"
+                     *         "previousDate": "2026-11-30"
                      *       },
                      *       "latest_signal": {
                      *         "id": "818b53d5-b42f-490a-a292-ef8b02b48713",
@@ -4704,7 +4732,7 @@ export interface operations {
                      *         "sentiment": "NEUTRAL",
                      *         "urgent": false,
                      *         "source_url": "https://fred.stlouisfed.org/series/DGS2",
-                     *         "created_at": "2026-11-24T23:53:11.216Z"
+                     *         "created_at": "2026-12-01T23:53:11.216Z"
                      *       },
                      *       "latest_congressional_trade": null,
                      *       "created": true
@@ -4748,15 +4776,15 @@ export interface operations {
                      * @example {
                      *       "ticker": "TLT",
                      *       "company_name": "iShares 20+ Year Treasury Bond ETF",
-                     *       "added_at": "2026-11-25T10:55:50.465Z",
+                     *       "added_at": "2026-12-02T14:09:34.473Z",
                      *       "quote": {
                      *         "price": 77.71,
                      *         "change": 0.68,
                      *         "changePct": 0.88,
-                     *         "as_of": "2026-11-24",
-                     *         "date": "2026-11-24",
+                     *         "as_of": "2026-12-01",
+                     *         "date": "2026-12-01",
                      *         "previousClose": 77.03,
-                     *         "previousDate": "2026-11-23"
+                     *         "previousDate": "2026-11-30"
                      *       },
                      *       "latest_signal": {
                      *         "id": "818b53d5-b42f-490a-a292-ef8b02b48713",
@@ -4769,7 +4797,7 @@ export interface operations {
                      *         "sentiment": "NEUTRAL",
                      *         "urgent": false,
                      *         "source_url": "https://fred.stlouisfed.org/series/DGS2",
-                     *         "created_at": "2026-11-24T23:53:11.216Z"
+                     *         "created_at": "2026-12-01T23:53:11.216Z"
                      *       },
                      *       "latest_congressional_trade": null,
                      *       "created": true
@@ -4928,7 +4956,7 @@ export interface operations {
                      *       "headquarters": "New York, NY",
                      *       "founded": null,
                      *       "cik": "0001100663",
-                     *       "updated_at": "2026-11-25T00:00:00.000Z"
+                     *       "updated_at": "2026-12-02T00:00:00.000Z"
                      *     }
                      */
                     "application/json": components["schemas"]["CompanyProfile2"];
@@ -4972,18 +5000,18 @@ export interface operations {
                      * @example {
                      *       "briefings": [
                      *         {
-                     *           "date": "2026-11-25",
+                     *           "date": "2026-12-02",
                      *           "headline": "0 signals and 3 congressional trades",
                      *           "signals_count": 0,
                      *           "trades_count": 3,
-                     *           "url": "/api/briefings/2026-11-25"
+                     *           "url": "/api/briefings/2026-12-02"
                      *         },
                      *         {
-                     *           "date": "2026-11-24",
+                     *           "date": "2026-12-01",
                      *           "headline": "SPDR S&P 500 ETF Trust (SPY): macro data moves markets",
                      *           "signals_count": 12,
                      *           "trades_count": 2,
-                     *           "url": "/api/briefings/2026-11-24"
+                     *           "url": "/api/briefings/2026-12-01"
                      *         }
                      *       ],
                      *       "total": 306,
@@ -5044,11 +5072,11 @@ export interface operations {
                      *     <head>
                      *     <meta charset="utf-8">
                      *     <meta name="viewport" content="width=device-width, initial-scale=1">
-                     *     <title>Market briefing 2026-11-25</title>
+                     *     <title>Market briefing 2026-12-02</title>
                      *     <style>body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem}table{border-collapse:collapse;width:100%}th,td{border-bottom:1px solid #ddd;padding:.3rem;text-align:left;vertical-align:top}</style>
                      *     </head>
                      *     <body>
-                     *     <header><h1>Market briefing: 0 signals and 3 congressional trades</h1><p><time datetime="2026-11-25">2026-11-25</time></p></header>
+                     *     <header><h1>Market briefing: 0 signals and 3 congressional trades</h1><p><time datetime="2026-12-02">2026-12-02</time></p></header>
                      *     <main>
                      *     <p>0 bullish and 0 bearish signals; 2 congressional purchases disclosed.</p>
                      *     <section id="signals"><h2>Signals (0)</h2>
@@ -5058,16 +5086,16 @@ export interface operations {
                      *     <table><thead><tr><th>Member</th><th>Party</th><th>Chamber</th><th>Asset</th><th>Type</th><th>Amount</th><th>Trade date</th></tr></thead>
                      *         <tbody><tr><td><a href="https://efdsearch.senate.gov/search/view/ptr/69bee867-15c3-49f3-9f1c-99e757d5168b/">Joaquín Núñez</a></td><td>R</td>
                      *           <td>senate</td><td>MSFT</td>
-                     *           <td>purchase</td><td>$15,001 - $50,000</td><td>2026-11-24</td></tr>
+                     *           <td>purchase</td><td>$15,001 - $50,000</td><td>2026-12-01</td></tr>
                      *     <tr><td><a href="https://efdsearch.senate.gov/search/view/ptr/2e8d8482-58b8-4b10-9d0a-74fe3eb63e53/">Kenny Marvin</a></td><td>R</td>
                      *           <td>senate</td><td>MCD</td>
-                     *           <td>purchase</td><td>$1,001 - $15,000</td><td>2026-11-24</td></tr>
+                     *           <td>purchase</td><td>$1,001 - $15,000</td><td>2026-12-01</td></tr>
                      *     <tr><td><a href="https://efdsearch.senate.gov/search/view/ptr/4e75e67d-3f19-4e49-bcb5-4acf7a7f90ca/">Kendrick Hermann</a></td><td>R</td>
                      *           <td>senate</td><td>ORCL</td>
-                     *           <td>sale</td><td>$1,001 - $15,000</td><td>2026-11-03</td></tr></tbody></table>
+                     *           <td>sale</td><td>$1,001 - $15,000</td><td>2026-11-10</td></tr></tbody></table>
                      *     </section>
                      *     <section id="yield-curve"><h2>Treasury yield curve</h2>
-                     *     <p>As of 2026-11-24: 2-year 4.27%, 10-year 4.36%,
+                     *     <p>As of 2026-12-01: 2-year 4.27%, 10-year 4.36%,
                      *         30-year 4.35%; 2-10 spread 0.09 points.</p>
                      *     </section>
                      *     </main>
@@ -5081,6 +5109,99 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    Events: {
+        parameters: {
+            query?: {
+                starting_after?: string;
+                types?: string;
+                ticker?: string;
+                member?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["x-ratelimit-limit"];
+                    "x-ratelimit-remaining": components["headers"]["x-ratelimit-remaining"];
+                    "x-ratelimit-reset": components["headers"]["x-ratelimit-reset"];
+                    "x-usage-calls": components["headers"]["x-usage-calls"];
+                    "x-usage-allowance": components["headers"]["x-usage-allowance"];
+                    "x-usage-remaining": components["headers"]["x-usage-remaining"];
+                    "x-usage-overage": components["headers"]["x-usage-overage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "events": [
+                     *         {
+                     *           "id": "msg_0d72a2e2e05b4377b79830d43c52a4b3",
+                     *           "cursor": "OTU5LjEuMTc5NjIyMDU2ODEzNQ",
+                     *           "type": "briefing.published",
+                     *           "timestamp": "2026-12-02T14:09:28.135Z",
+                     *           "data": {
+                     *             "url": "/api/briefings/2026-11-25",
+                     *             "date": "2026-11-25",
+                     *             "headline": "Meta Platforms, Inc. (META): insider buying",
+                     *             "trades_count": 2,
+                     *             "signals_count": 2
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": "msg_d94c037a090b497091a17083583291d2",
+                     *           "cursor": "OTU5LjIuMTc5NjIyMDU2ODEzNQ",
+                     *           "type": "briefing.published",
+                     *           "timestamp": "2026-12-02T14:09:28.135Z",
+                     *           "data": {
+                     *             "url": "/api/briefings/2026-11-26",
+                     *             "date": "2026-11-26",
+                     *             "headline": "T-Mobile US, Inc. (TMUS): insider selling",
+                     *             "trades_count": 1,
+                     *             "signals_count": 1
+                     *           }
+                     *         }
+                     *       ],
+                     *       "has_more": true,
+                     *       "next_cursor": "OTU5LjIuMTc5NjIyMDU2ODEzNQ"
+                     *     }
+                     */
+                    "application/json": {
+                        events: {
+                            /** @description The event’s id, `msg_…`: the `webhook-id` its deliveries carry. */
+                            id: string;
+                            /** @description Pass as `startingAfter` to read the events after this one. */
+                            cursor: string;
+                            /** @description The kind: signal.created, congressional_trade.disclosed, insider_trade.filed, convergence_lead.changed, watchlist.activity, briefing.published, report.completed, report.failed, credits.low. */
+                            type: string;
+                            /**
+                             * Format: date-time
+                             * @description When the change was written.
+                             */
+                            timestamp: string;
+                            /** @description The event’s data, as its webhook carries it (docs/webhooks.md "Events"). */
+                            data: unknown;
+                        }[];
+                        /** @description Whether more events follow now (read on at once). */
+                        has_more: boolean;
+                        /** @description The last event’s cursor, for the next read; null on an empty page (keep the one you sent). */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
@@ -5211,7 +5332,7 @@ export interface operations {
                      *       "webhooks": [
                      *         {
                      *           "id": "wh_1",
-                     *           "url": "http://127.0.0.1:40257/hooks/openapi",
+                     *           "url": "http://127.0.0.1:37523/hooks/openapi",
                      *           "description": "",
                      *           "events": [
                      *             "signal.created"
@@ -5219,12 +5340,12 @@ export interface operations {
                      *           "enabled": true,
                      *           "disabled_reason": null,
                      *           "verification": "verified",
-                     *           "verified_at": "2026-12-02T01:16:25.123Z",
+                     *           "verified_at": "2026-12-02T14:09:37.482Z",
                      *           "suspended_reason": null,
                      *           "failing_since": null,
                      *           "previous_secret_expires_at": null,
-                     *           "created_at": "2026-12-02T01:16:24.225Z",
-                     *           "updated_at": "2026-12-02T01:16:24.225Z",
+                     *           "created_at": "2026-12-02T14:09:36.711Z",
+                     *           "updated_at": "2026-12-02T14:09:36.711Z",
                      *           "filters": {
                      *             "tickers": [
                      *               "AAPL"
@@ -5296,7 +5417,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "id": "wh_1",
-                     *       "url": "http://127.0.0.1:40257/hooks/openapi",
+                     *       "url": "http://127.0.0.1:37523/hooks/openapi",
                      *       "description": "",
                      *       "events": [
                      *         "signal.created"
@@ -5308,8 +5429,8 @@ export interface operations {
                      *       "suspended_reason": null,
                      *       "failing_since": null,
                      *       "previous_secret_expires_at": null,
-                     *       "created_at": "2026-12-02T01:16:24.225Z",
-                     *       "updated_at": "2026-12-02T01:16:24.225Z",
+                     *       "created_at": "2026-12-02T14:09:36.711Z",
+                     *       "updated_at": "2026-12-02T14:09:36.711Z",
                      *       "filters": {
                      *         "tickers": [
                      *           "AAPL"
@@ -5318,7 +5439,7 @@ export interface operations {
                      *         "chambers": [],
                      *         "members": []
                      *       },
-                     *       "secret": "whsec_5h5IyQTYeItgAhscVGOmXW9hlmI9iNdtaCHoI7BYBt4="
+                     *       "secret": "whsec_pRmRus8lvczy6VymYA/nG7Q12Psv1UHjrQB6HeQpa6M="
                      *     }
                      */
                     "application/json": {
@@ -5406,7 +5527,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "id": "wh_1",
-                     *       "url": "http://127.0.0.1:40257/hooks/openapi",
+                     *       "url": "http://127.0.0.1:37523/hooks/openapi",
                      *       "description": "",
                      *       "events": [
                      *         "signal.created"
@@ -5418,8 +5539,8 @@ export interface operations {
                      *       "suspended_reason": null,
                      *       "failing_since": null,
                      *       "previous_secret_expires_at": null,
-                     *       "created_at": "2026-12-02T01:16:24.225Z",
-                     *       "updated_at": "2026-12-02T01:16:24.225Z",
+                     *       "created_at": "2026-12-02T14:09:36.711Z",
+                     *       "updated_at": "2026-12-02T14:09:36.711Z",
                      *       "filters": {
                      *         "tickers": [
                      *           "AAPL"
@@ -5530,7 +5651,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "id": "wh_1",
-                     *       "url": "http://127.0.0.1:40257/hooks/openapi",
+                     *       "url": "http://127.0.0.1:37523/hooks/openapi",
                      *       "description": "orders desk",
                      *       "events": [
                      *         "signal.created"
@@ -5538,12 +5659,12 @@ export interface operations {
                      *       "enabled": true,
                      *       "disabled_reason": null,
                      *       "verification": "verified",
-                     *       "verified_at": "2026-12-02T01:16:25.123Z",
+                     *       "verified_at": "2026-12-02T14:09:37.482Z",
                      *       "suspended_reason": null,
                      *       "failing_since": null,
                      *       "previous_secret_expires_at": null,
-                     *       "created_at": "2026-12-02T01:16:24.225Z",
-                     *       "updated_at": "2026-12-02T01:16:25.726Z",
+                     *       "created_at": "2026-12-02T14:09:36.711Z",
+                     *       "updated_at": "2026-12-02T14:09:37.701Z",
                      *       "filters": {
                      *         "tickers": [
                      *           "AAPL"
@@ -5594,8 +5715,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "id": "wh_1",
-                     *       "previous_secret_expires_at": "2026-12-03T01:16:25.934Z",
-                     *       "secret": "whsec_p/iX/ZKMGGOSRsxrOmnt7nP7pVtaKaJ49YCFAeSho6k="
+                     *       "previous_secret_expires_at": "2026-12-03T14:09:37.753Z",
+                     *       "secret": "whsec_o95Ku1BZhTnYz4CevaDzCrt/0TJwJNlEjCYsOqXUAxI="
                      *     }
                      */
                     "application/json": {
@@ -5649,17 +5770,17 @@ export interface operations {
                      * @example {
                      *       "delivery": {
                      *         "id": "whd_2",
-                     *         "event_id": "msg_959b627011a74950ab4db1a0f040352f",
+                     *         "event_id": "msg_bf723d105804448799ff7090ae81e2fa",
                      *         "event_type": "ping",
                      *         "status": "pending",
                      *         "attempts": 0,
                      *         "response_code": null,
                      *         "latency_ms": null,
                      *         "error": null,
-                     *         "next_attempt_at": "2026-12-02T01:16:26.093Z",
+                     *         "next_attempt_at": "2026-12-02T14:09:37.779Z",
                      *         "last_attempt_at": null,
                      *         "delivered_at": null,
-                     *         "created_at": "2026-12-02T01:16:26.093Z"
+                     *         "created_at": "2026-12-02T14:09:37.779Z"
                      *       }
                      *     }
                      */
@@ -5707,17 +5828,17 @@ export interface operations {
                      * @example {
                      *       "delivery": {
                      *         "id": "whd_1",
-                     *         "event_id": "msg_6b9eb3f5ab224d57a878a21ff9a653d9",
+                     *         "event_id": "msg_5da4b8f27a1b4261948cef9f89a2bdef",
                      *         "event_type": "webhook.verification",
                      *         "status": "pending",
                      *         "attempts": 0,
                      *         "response_code": null,
                      *         "latency_ms": null,
                      *         "error": null,
-                     *         "next_attempt_at": "2026-12-02T01:16:24.418Z",
+                     *         "next_attempt_at": "2026-12-02T14:09:36.770Z",
                      *         "last_attempt_at": null,
                      *         "delivered_at": null,
-                     *         "created_at": "2026-12-02T01:16:24.250Z"
+                     *         "created_at": "2026-12-02T14:09:36.723Z"
                      *       }
                      *     }
                      */
@@ -5769,17 +5890,17 @@ export interface operations {
                      *       "deliveries": [
                      *         {
                      *           "id": "whd_2",
-                     *           "event_id": "msg_959b627011a74950ab4db1a0f040352f",
+                     *           "event_id": "msg_bf723d105804448799ff7090ae81e2fa",
                      *           "event_type": "ping",
                      *           "status": "pending",
-                     *           "attempts": 1,
+                     *           "attempts": 0,
                      *           "response_code": null,
                      *           "latency_ms": null,
                      *           "error": null,
-                     *           "next_attempt_at": "2026-12-02T01:16:26.093Z",
-                     *           "last_attempt_at": "2026-12-02T01:16:26.270Z",
+                     *           "next_attempt_at": "2026-12-02T14:09:37.779Z",
+                     *           "last_attempt_at": null,
                      *           "delivered_at": null,
-                     *           "created_at": "2026-12-02T01:16:26.093Z"
+                     *           "created_at": "2026-12-02T14:09:37.779Z"
                      *         }
                      *       ],
                      *       "total": 1,
@@ -5840,17 +5961,17 @@ export interface operations {
                      * @example {
                      *       "delivery": {
                      *         "id": "whd_2",
-                     *         "event_id": "msg_959b627011a74950ab4db1a0f040352f",
+                     *         "event_id": "msg_bf723d105804448799ff7090ae81e2fa",
                      *         "event_type": "ping",
                      *         "status": "pending",
-                     *         "attempts": 1,
-                     *         "response_code": 204,
-                     *         "latency_ms": 185,
+                     *         "attempts": 0,
+                     *         "response_code": null,
+                     *         "latency_ms": null,
                      *         "error": null,
-                     *         "next_attempt_at": "2026-12-02T01:16:26.553Z",
-                     *         "last_attempt_at": "2026-12-02T01:16:26.270Z",
-                     *         "delivered_at": "2026-12-02T01:16:26.470Z",
-                     *         "created_at": "2026-12-02T01:16:26.093Z"
+                     *         "next_attempt_at": "2026-12-02T14:09:37.844Z",
+                     *         "last_attempt_at": null,
+                     *         "delivered_at": null,
+                     *         "created_at": "2026-12-02T14:09:37.779Z"
                      *       }
                      *     }
                      */
@@ -5942,12 +6063,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "token": "eyJhbGciOiJIUzI1NiIsImtpZCI6ImY5OTA4YzJlMDAyNyIsInR5cCI6IkpXVCJ9.eyJzdWIiOiI1NTdlZjFiZC1jNjljLTQ5NTctYTM0OC0xYTM2YjYwMmRlZmYiLCJpc3MiOiJkYXRhLWdyYXBoIiwiaWF0IjoxNzk1NjA0MTUxLCJleHAiOjE3OTU2MDc3NTF9.m73FvDUxtZSz9OJHHcGMnrCIC5BSeAuzGxqJ6XvV1mk",
+                     *       "token": "eyJhbGciOiJIUzI1NiIsImtpZCI6IjM2OGI1ZGFjZTExOCIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJlNWNiOGE2NS0wZGI2LTQ5YzYtOTMwMy0xNDNiMjFmYjM4ZGUiLCJqdGkiOiI2NTYwYTczOS1kYmViLTRiNjEtOGQ2Yi1kZDBjNzI4NWQ3NDEiLCJpc3MiOiJkYXRhLWdyYXBoIiwiaWF0IjoxNzk2MjIwNTc4LCJleHAiOjE3OTYyMjQxNzh9.XXOGNxQWFxsnJ56qZNSQdKWrWlm3BG6RpUCOGuWNENY",
                      *       "token_type": "Bearer",
-                     *       "expires_at": "2026-11-25T11:55:51.000Z",
+                     *       "expires_at": "2026-12-02T15:09:38.000Z",
                      *       "account": {
-                     *         "id": "557ef1bd-c69c-4957-a348-1a36b602deff",
-                     *         "email": "openapi-1795604151331@example.com",
+                     *         "id": "e5cb8a65-0db6-49c6-9303-143b21fb38de",
+                     *         "email": "openapi-1796220577982@example.com",
                      *         "plan": "professional"
                      *       }
                      *     }
@@ -6003,21 +6124,21 @@ export interface operations {
                      * @example {
                      *       "keys": [
                      *         {
-                     *           "id": "32fec2f3-9753-401c-a355-01d9452d1885",
+                     *           "id": "ccd63949-9589-431c-be91-3b242f0fc388",
                      *           "name": "default",
                      *           "mode": "live",
-                     *           "prefix": "sk_live_CM7S",
-                     *           "created_at": "2026-11-25T10:55:51.332Z",
+                     *           "prefix": "sk_live_HIdO",
+                     *           "created_at": "2026-12-02T14:09:37.986Z",
                      *           "last_used_at": null,
                      *           "revoked_at": null,
                      *           "calls_used": 0
                      *         },
                      *         {
-                     *           "id": "b70c9715-7fd9-4a66-a69a-80231012c259",
+                     *           "id": "922a49a0-64e7-4f54-a991-ccdc937499e1",
                      *           "name": "ci",
                      *           "mode": "sandbox",
-                     *           "prefix": "sk_test_6VTn",
-                     *           "created_at": "2026-11-25T10:55:51.552Z",
+                     *           "prefix": "sk_test_LgD0",
+                     *           "created_at": "2026-12-02T14:09:38.662Z",
                      *           "last_used_at": null,
                      *           "revoked_at": null,
                      *           "calls_used": 0
@@ -6086,15 +6207,15 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "b70c9715-7fd9-4a66-a69a-80231012c259",
+                     *       "id": "922a49a0-64e7-4f54-a991-ccdc937499e1",
                      *       "name": "ci",
                      *       "mode": "sandbox",
-                     *       "prefix": "sk_test_6VTn",
-                     *       "created_at": "2026-11-25T10:55:51.552Z",
+                     *       "prefix": "sk_test_LgD0",
+                     *       "created_at": "2026-12-02T14:09:38.662Z",
                      *       "last_used_at": null,
                      *       "revoked_at": null,
                      *       "calls_used": 0,
-                     *       "key": "sk_test_6VTnaXUvWfSCab-qVayeLctSGMUKZ4f8loox7f_2EGo"
+                     *       "key": "sk_test_LgD0wCYW82yT6-XBD4vMay4Kv8gi1Qjsk5odMxGms9A"
                      *     }
                      */
                     "application/json": {
@@ -6148,13 +6269,13 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "b70c9715-7fd9-4a66-a69a-80231012c259",
+                     *       "id": "922a49a0-64e7-4f54-a991-ccdc937499e1",
                      *       "name": "ci",
                      *       "mode": "sandbox",
-                     *       "prefix": "sk_test_6VTn",
-                     *       "created_at": "2026-11-25T10:55:51.552Z",
+                     *       "prefix": "sk_test_LgD0",
+                     *       "created_at": "2026-12-02T14:09:38.662Z",
                      *       "last_used_at": null,
-                     *       "revoked_at": "2026-11-25T10:55:51.570Z",
+                     *       "revoked_at": "2026-12-02T14:09:38.736Z",
                      *       "calls_used": 0
                      *     }
                      */
@@ -6210,8 +6331,8 @@ export interface operations {
                      *       "mode": "live",
                      *       "plan": "institutional",
                      *       "period": {
-                     *         "start": "2026-11-25T00:00:00.000Z",
-                     *         "end": "2026-11-26T00:00:00.000Z"
+                     *         "start": "2026-12-02T00:00:00.000Z",
+                     *         "end": "2026-12-03T00:00:00.000Z"
                      *       },
                      *       "calls": 1,
                      *       "allowance": 100000,
@@ -6274,15 +6395,15 @@ export interface operations {
                     /**
                      * @example {
                      *       "mode": "live",
-                     *       "from": "2026-11-19",
-                     *       "to": "2026-11-25",
+                     *       "from": "2026-11-26",
+                     *       "to": "2026-12-02",
                      *       "days": [
                      *         {
-                     *           "date": "2026-11-19",
+                     *           "date": "2026-11-26",
                      *           "calls": 0
                      *         },
                      *         {
-                     *           "date": "2026-11-20",
+                     *           "date": "2026-11-27",
                      *           "calls": 0
                      *         }
                      *       ]
@@ -6357,7 +6478,7 @@ export interface operations {
                      *         "bar_number": "MO553912",
                      *         "bar_status": "active",
                      *         "bar_verified": true,
-                     *         "verified_at": "2026-02-20T11:59:50.273Z",
+                     *         "verified_at": "2026-02-27T11:59:50.273Z",
                      *         "admitted_year": 2003,
                      *         "email": "travon.stamm@armstrongwindlerlaw.com",
                      *         "phone": "(573) 509-9108"
@@ -6375,7 +6496,7 @@ export interface operations {
                      *         "bar_number": "MO025060",
                      *         "bar_status": "active",
                      *         "bar_verified": true,
-                     *         "verified_at": "2026-07-03T13:37:50.332Z",
+                     *         "verified_at": "2026-07-10T13:37:50.332Z",
                      *         "admitted_year": 1998,
                      *         "email": "melba.schaefer@armstrongwindlerlaw.com",
                      *         "phone": "(573) 529-9650"

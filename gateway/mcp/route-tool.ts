@@ -30,7 +30,7 @@ export class RouteRefusal extends Error {
  * goes where the route looks, which refuses it by name, as REST does.
  */
 export function routeInput(tool: ToolDefinition, variant: ToolVariant, route: ToolRoute, args: Json): RouteInput {
-  const input: Required<RouteInput> = { query: {}, params: {}, body: route.shape.body ? {} : undefined };
+  const input: Required<Omit<RouteInput, 'ifNoneMatch'>> = { query: {}, params: {}, body: route.shape.body ? {} : undefined };
   const problems: Record<string, string> = Object.create(null);
   for (const [argument, value] of Object.entries(args)) {
     if (argument === tool.selector?.name || value === undefined || value === null) continue;

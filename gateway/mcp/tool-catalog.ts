@@ -222,6 +222,8 @@ export const ROUTES_WITHOUT_TOOL: Readonly<Record<RouteKey, string>> = {
   'GET /api/watchlist/:ticker':
     'The documented GET form of removing from the watchlist; `watchlist` removes by DELETE.',
   'POST /api/auth/login': 'Signing in is for people; an agent holds an API key.',
+  'GET /api/events':
+    'A feed for programs that sync by cursor; an agent asks the data tools, which read the same records.',
   'GET /api/keys': KEYS,
   'POST /api/keys': KEYS,
   'DELETE /api/keys/:id': KEYS,

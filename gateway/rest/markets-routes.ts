@@ -4,6 +4,9 @@ import { PAGE_INFO, offsetTotals } from './envelopes.ts';
 import type { OffsetPage } from './envelopes.ts';
 import type { RestRoute } from './route.ts';
 
+/** How often a client syncing by GET /api/events should poll once it has caught up (`X-Poll-Interval`). */
+export const EVENT_POLL_SECONDS = 5;
+
 // Aliases give the documented snake_case names (docs/contract/market-intelligence-api.md); the shapes of the routes
 // the document marks "not shown" are written down in docs/api.md, section Markets.
 const SIGNAL_FIELDS = `id ticker company_name: companyName signal_type: signalType filing_type: filingType
@@ -227,6 +230,30 @@ export const marketsRoutes: RestRoute[] = [
     selection: 'html',
     contentType: 'text/html; charset=utf-8',
     respond: (data) => (data.briefing as { html: string }).html,
+  }),
+  fieldRoute({
+    path: '/api/events',
+    field: 'events',
+    selection: 'events { id cursor type timestamp data } has_more: hasMore next_cursor: nextCursor',
+    // Newest last, for sync: read on at once while `has_more`, then poll no faster than this with the cursor.
+    headers: { 'x-poll-interval': String(EVENT_POLL_SECONDS) },
+    etag: true,
+    respond: (data) => {
+      const page = data.events as {
+        events: { id: string; cursor: string; type: string; timestamp: string; data: unknown }[];
+        has_more: boolean;
+        next_cursor: string | null;
+      };
+      // Each event as its webhook delivers it, with its id and cursor beside.
+      const events = page.events.map(({ id, cursor, type, timestamp, data }) => ({
+        id,
+        cursor,
+        type,
+        timestamp,
+        data,
+      }));
+      return { events, has_more: page.has_more, next_cursor: page.next_cursor };
+    },
   }),
   fieldRoute({
     path: '/api/stats/public',

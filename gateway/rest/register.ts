@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Kind, parse } from 'graphql';
 import type { GraphQLFormattedError, OperationDefinitionNode } from 'graphql';
@@ -31,6 +32,8 @@ export interface RouteInput {
   query: Record<string, unknown>;
   params: Record<string, unknown>;
   body?: unknown;
+  /** The request's `If-None-Match`, for a route with `etag`. */
+  ifNoneMatch?: string;
 }
 
 /** Runs one route for a caller; refusals found before the operation runs (a bad parameter, a 404) are thrown. */
@@ -92,7 +95,14 @@ export function routeCall(route: RestRoute, execution: Execution): RouteCall {
     const result = data as Record<string, unknown>;
     if (variant) fillOmitted(result, variant.omitted);
     const status = route.createdWhen?.(result) ? 201 : (route.status ?? 200);
-    return { status, body: route.respond(result), headers, contentType: route.contentType };
+    const body = route.respond(result);
+    const answerHeaders: [string, string][] = [...headers, ...Object.entries(route.headers ?? {})];
+    if (route.etag) {
+      const tag = `"${createHash('sha256').update(JSON.stringify(body)).digest('base64url').slice(0, 27)}"`;
+      answerHeaders.push(['etag', tag]);
+      if (input.ifNoneMatch === tag) return { status: 304, body: undefined, headers: answerHeaders };
+    }
+    return { status, body, headers: answerHeaders, contentType: route.contentType };
   };
 }
 
@@ -109,6 +119,7 @@ export function registerRestRoutes(app: FastifyInstance, routes: readonly RestRo
           query: request.query as Record<string, unknown>,
           params: request.params as Record<string, unknown>,
           body: request.body,
+          ifNoneMatch: request.headers['if-none-match'],
         };
         const answer = await call(input, deps.contextFor(request));
         for (const [name, value] of answer.headers) reply.header(name, value);

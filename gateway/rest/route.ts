@@ -25,6 +25,13 @@ export interface RestRoute {
   /** Answers 201 instead of `status` when this holds of the data (a POST that created rather than found). */
   createdWhen?: (data: Record<string, unknown>) => boolean;
   respond: (data: Record<string, unknown>) => unknown;
+  /** Headers every answer of the route carries (the event feed's `X-Poll-Interval`). */
+  headers?: Record<string, string>;
+  /**
+   * Answers carry an ETag of their body, and a request whose `If-None-Match` names it is a 304 without one: a
+   * poller learns that nothing changed without reading the page again (the event feed).
+   */
+  etag?: boolean;
   /** Content type of the response, when it is not JSON (the HTML briefing). */
   contentType?: string;
 }

@@ -53,6 +53,8 @@ export const MARKETS_PLAN_RULES: readonly PlanRule[] = [
       'CompanyProfile.updatedAt',
     ],
   },
+  // The log itself is on every plan; each kind of event on the plan of its data (markets/events/event-log.ts).
+  { feature: 'The event feed', plan: 'analyst', coordinates: ['Query.events', 'EventPage.*', 'FeedEvent.*'] },
   {
     feature: 'Signals, congressional and insider trades, members, ticker search, watchlist, briefings, macro data',
     plan: 'analyst',

@@ -18,6 +18,7 @@ export const STATUS_BY_CODE = {
   not_found: 404,
   method_not_allowed: 405,
   conflict: 409,
+  cursor_expired: 410,
   rate_limited: 429,
   internal_error: 500,
   database_unavailable: 503,

@@ -175,6 +175,7 @@ describe('every documented operation, answered for real', () => {
     await call('GET', '/api/briefings/2001-01-01');
     await call('GET', '/api/stats/public', { key: undefined });
     await call('GET', '/api/stats/sources', { key: undefined });
+    await call('GET', '/api/events?limit=2');
     await call('GET', '/api/signals', { key: 'sk_test_not_a_key' });
   }, 60_000);
 

@@ -1,3 +1,4 @@
+import { env } from '../config.ts';
 import type { FastifyInstance } from 'fastify';
 import type { Database, Mode } from '../database.ts';
 import { logger } from '../logger.ts';
@@ -18,8 +19,10 @@ export interface WebhookWorkerOptions {
   timeoutMs?: number;
 }
 
-/** Events are kept this long for replays, then removed with their deliveries once none is still pending. */
-const RETENTION = '30 days';
+/**
+ * Events are kept EVENT_RETENTION_DAYS for replays and the feed (GET /api/events), then removed with their
+ * deliveries once none is still pending.
+ */
 const PRUNE_EVERY_MS = 3_600_000;
 
 /**
@@ -72,7 +75,7 @@ export function startWebhookWorker(options: WebhookWorkerOptions): BackgroundWor
         if (Date.now() - prunedAt > PRUNE_EVERY_MS) {
           prunedAt = Date.now();
           await db.sql.query(
-            `DELETE FROM webhook_events e WHERE e.created_at < now() - interval '${RETENTION}'
+            `DELETE FROM webhook_events e WHERE e.created_at < now() - make_interval(days => ${env.EVENT_RETENTION_DAYS})
                 AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id AND d.status = 'pending')`,
           );
         }

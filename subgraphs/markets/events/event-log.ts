@@ -1,0 +1,140 @@
+import { env } from '../../platform/config.ts';
+import { ApiError, BadRequestError } from '../../platform/errors.ts';
+import type { SqlClient } from '../../platform/database.ts';
+import { planReaches } from '../../platform/plans.ts';
+import type { Plan } from '../../platform/plans.ts';
+import { signalHistoryStart } from '../signal-history.ts';
+import { WEBHOOK_EVENT_TYPES } from '../webhooks/event-types.ts';
+import type { WebhookEventType } from '../webhooks/event-types.ts';
+
+/**
+ * The event log read in order (GET /api/events, docs/events.md): the webhook outbox's `webhook_events`, written by
+ * the same statement as each change, so the feed and the webhooks are one record of what happened.
+ *
+ * Order and cursors. An event's place is (the writing transaction's id, its sequence number). A reader takes only
+ * events of transactions older than the oldest one still open (`pg_snapshot_xmin`): any transaction that could
+ * still commit has a larger id than every event read, so an event that commits late comes after the cursor, never
+ * before it. (A plain sequence read while earlier transactions are open skips the rows they commit later.) The
+ * price: an event becomes readable once every transaction older than its own has ended.
+ */
+
+/** How long events are kept (EVENT_RETENTION_DAYS): the webhook worker prunes older ones (platform/webhooks/worker.ts). */
+export const EVENT_RETENTION_DAYS = env.EVENT_RETENTION_DAYS;
+
+/** The plan each kind of event needs: that of the data it carries (subgraphs/markets/plan-rules.ts). */
+export const EVENT_TYPE_PLANS: Record<WebhookEventType, Plan> = {
+  'signal.created': 'analyst',
+  'congressional_trade.disclosed': 'analyst',
+  'insider_trade.filed': 'analyst',
+  'convergence_lead.changed': 'professional',
+  'watchlist.activity': 'analyst',
+  'briefing.published': 'analyst',
+  'report.completed': 'professional',
+  'report.failed': 'professional',
+  'credits.low': 'analyst',
+};
+
+export interface EventCursor {
+  xid: string;
+  seq: string;
+  /** When the event was written (ms): a cursor past retention is refused as gone. */
+  at: number;
+}
+
+export const encodeEventCursor = (cursor: EventCursor) =>
+  Buffer.from(`${cursor.xid}.${cursor.seq}.${cursor.at}`).toString('base64url');
+
+/** A cursor the feed gave, or a 400; one whose event is past retention is a 410. */
+export function decodeEventCursor(text: string, now = Date.now()): EventCursor {
+  const match = /^(\d{1,20})\.(\d{1,20})\.(\d{1,15})$/.exec(Buffer.from(text, 'base64url').toString('utf8'));
+  if (!match) throw new BadRequestError({ starting_after: 'is not a cursor this feed gave' });
+  const cursor = { xid: match[1]!, seq: match[2]!, at: Number(match[3]) };
+  if (cursor.at < now - EVENT_RETENTION_DAYS * 86_400_000) {
+    throw new ApiError(
+      'cursor_expired',
+      `This cursor is older than the ${EVENT_RETENTION_DAYS} days events are kept: sync again from the start (no starting_after).`,
+    );
+  }
+  return cursor;
+}
+
+export interface EventQuery {
+  after?: EventCursor;
+  /** The kinds asked for; all the plan reaches when none is given. */
+  types?: readonly string[];
+  ticker?: string;
+  member?: string;
+  limit: number;
+  plan: Plan;
+  accountId: string;
+}
+
+export interface LoggedEvent {
+  id: string;
+  type: string;
+  /** The webhook body: `{type, timestamp, data}`. */
+  body: string;
+  cursor: string;
+}
+
+/** The kinds a caller may read: those asked for (each within the plan, or a 403), else all the plan reaches. */
+export function readableTypes(plan: Plan, asked: readonly string[] | undefined): string[] {
+  if (!asked?.length) return WEBHOOK_EVENT_TYPES.filter((type) => planReaches(plan, EVENT_TYPE_PLANS[type]));
+  const unknown = asked.filter((type) => !(WEBHOOK_EVENT_TYPES as readonly string[]).includes(type));
+  if (unknown.length) {
+    throw new BadRequestError({
+      types: `has no event type ${unknown.join(', ')}; the types are ${WEBHOOK_EVENT_TYPES.join(', ')}`,
+    });
+  }
+  for (const type of asked as WebhookEventType[]) {
+    if (!planReaches(plan, EVENT_TYPE_PLANS[type])) {
+      throw new ApiError(
+        'plan_required',
+        `${type} events require the ${EVENT_TYPE_PLANS[type]} plan or higher; your plan is ${plan}.`,
+        {
+          redirect: '/billing',
+        },
+      );
+    }
+  }
+  return [...asked];
+}
+
+/** One page of the log after the cursor, oldest first, and whether more follow. */
+export async function readEvents(
+  sql: SqlClient,
+  query: EventQuery,
+): Promise<{ events: LoggedEvent[]; hasMore: boolean }> {
+  const signalsFrom = signalHistoryStart(query.plan);
+  const rows = await sql.query<{ id: string; type: string; body: string; xid: string; seq: string; at: number }>(
+    `SELECT e.id, e.type, e.body, e.xid::text AS xid, e.seq::text AS seq,
+            (extract(epoch FROM e.created_at) * 1000)::bigint::float8 AS at
+       FROM webhook_events e
+      WHERE e.xid < pg_snapshot_xmin(pg_current_snapshot())
+        AND ($1::text IS NULL OR (e.xid, e.seq) > ($1::text::xid8, $2::bigint))
+        AND e.type = ANY ($3::text[])
+        AND (NOT (e.attributes ? 'account_id') OR e.attributes->>'account_id' = $4)
+        AND ($5::text IS NULL OR e.attributes->>'ticker' = $5)
+        AND ($6::text IS NULL OR lower($6) IN (lower(e.attributes->>'member'), lower(e.attributes->>'member_name')))
+        AND (e.type <> 'signal.created' OR $7::timestamptz IS NULL OR e.created_at >= $7::timestamptz)
+      ORDER BY e.xid, e.seq
+      LIMIT $8`,
+    [
+      query.after?.xid ?? null,
+      query.after?.seq ?? null,
+      readableTypes(query.plan, query.types),
+      query.accountId,
+      query.ticker ?? null,
+      query.member ?? null,
+      signalsFrom?.toISOString() ?? null,
+      query.limit + 1,
+    ],
+  );
+  const events = rows.slice(0, query.limit).map((row) => ({
+    id: row.id,
+    type: row.type,
+    body: row.body,
+    cursor: encodeEventCursor({ xid: row.xid, seq: row.seq, at: Number(row.at) }),
+  }));
+  return { events, hasMore: rows.length > query.limit };
+}
