@@ -47,11 +47,12 @@ export async function peekRequest(
   const window = windowOf(scheme, viewer);
   if (!window) return undefined;
   const { count, oldest } = await store.slide(window.key, now, window.windowMs, 0);
-  return {
-    limit: window.limit,
-    remaining: Math.max(0, window.limit - count),
-    reset: Math.ceil((oldest + window.windowMs) / 1000),
-  };
+  return windowState(window.limit, count, oldest, window.windowMs);
+}
+
+/** The documented state of a window holding `count` calls, the oldest at `oldest`. */
+function windowState(limit: number, count: number, oldest: number, windowMs: number): RateLimitState {
+  return { limit, remaining: Math.max(0, limit - count), reset: Math.ceil((oldest + windowMs) / 1000) };
 }
 
 /**
@@ -66,8 +67,7 @@ export async function takeSlidingWindow(
   now: number,
 ): Promise<RateLimitState> {
   const { count, oldest, added } = await store.slide(key, now, windowMs, limit);
-  const reset = Math.ceil((oldest + windowMs) / 1000);
-  const state: RateLimitState = { limit, remaining: Math.max(0, limit - count), reset };
+  const state = windowState(limit, count, oldest, windowMs);
   // From the exact time a slot frees, not from the rounded-up reset: that could say 61 s for a 60 s window.
   if (!added) state.retryAfter = Math.max(1, Math.ceil((oldest + windowMs - now) / 1000));
   return state;
