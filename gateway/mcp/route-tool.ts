@@ -7,7 +7,7 @@ import { encodeCursor } from './cursor.ts';
 import type { CallOptions } from './tool-arguments.ts';
 import type { ToolDefinition, ToolVariant } from './tool-catalog.ts';
 import type { ToolRoute } from './tool-routes.ts';
-import { parameterFor } from './tool-schemas.ts';
+import { argumentFor, parameterFor } from './tool-schemas.ts';
 
 type Json = Record<string, unknown>;
 
@@ -30,7 +30,11 @@ export class RouteRefusal extends Error {
  * goes where the route looks, which refuses it by name, as REST does.
  */
 export function routeInput(tool: ToolDefinition, variant: ToolVariant, route: ToolRoute, args: Json): RouteInput {
-  const input: Required<Omit<RouteInput, 'ifNoneMatch'>> = { query: {}, params: {}, body: route.shape.body ? {} : undefined };
+  const input: Required<Omit<RouteInput, 'ifNoneMatch'>> = {
+    query: {},
+    params: {},
+    body: route.shape.body ? {} : undefined,
+  };
   const problems: Record<string, string> = Object.create(null);
   for (const [argument, value] of Object.entries(args)) {
     if (argument === tool.selector?.name || value === undefined || value === null) continue;
@@ -45,7 +49,7 @@ export function routeInput(tool: ToolDefinition, variant: ToolVariant, route: To
     } else problems[argument] = 'must be a string, a number or true or false';
   }
   for (const parameter of route.shape.path.keys()) {
-    const argument = Object.entries(variant.renamed ?? {}).find(([, name]) => name === parameter)?.[0] ?? parameter;
+    const argument = argumentFor(variant, parameter);
     if (input.params[parameter] === undefined) problems[argument] ??= 'is required';
   }
   if (Object.keys(problems).length > 0) throw new BadRequestError({ ...problems });
@@ -110,7 +114,6 @@ export function shapeAnswer(tool: ToolDefinition, body: Json, args: Json, option
 /** A refusal's details named by the tool's arguments rather than the route's parameters (`q` → `ticker`). */
 export function renameDetails(body: ErrorBody, variant: ToolVariant): ErrorBody {
   if (!body.details || !variant.renamed) return body;
-  const argumentOf = new Map(Object.entries(variant.renamed).map(([argument, parameter]) => [parameter, argument]));
-  const details = Object.entries(body.details).map(([name, problem]) => [argumentOf.get(name) ?? name, problem]);
+  const details = Object.entries(body.details).map(([name, problem]) => [argumentFor(variant, name), problem]);
   return { ...body, details: Object.fromEntries(details) };
 }

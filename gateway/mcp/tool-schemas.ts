@@ -85,8 +85,8 @@ export function routeShape(document: OpenApiDocument, route: RouteKey): RouteSha
 /** The route parameter a tool argument feeds in a variant (`renamed`), or the argument's own name. */
 export const parameterFor = (variant: ToolVariant, argument: string) => variant.renamed?.[argument] ?? argument;
 
-/** The tool argument that feeds a route parameter in a variant. */
-function argumentFor(variant: ToolVariant, parameter: string): string {
+/** The tool argument that feeds a route parameter in a variant: `parameterFor` read backwards. */
+export function argumentFor(variant: ToolVariant, parameter: string): string {
   const renamed = Object.entries(variant.renamed ?? {}).find(([, name]) => name === parameter);
   return renamed ? renamed[0] : parameter;
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { openApiDocument } from '../../../gateway/openapi/document.ts';
 import { ROUTES_WITHOUT_TOOL, TOOLS } from '../../../gateway/mcp/tool-catalog.ts';
 import type { RouteKey } from '../../../gateway/mcp/tool-catalog.ts';
-import { inputSchema, outputSchema, parameterFor, routeShape } from '../../../gateway/mcp/tool-schemas.ts';
+import { argumentFor, inputSchema, outputSchema, parameterFor, routeShape } from '../../../gateway/mcp/tool-schemas.ts';
 import type { RouteShape } from '../../../gateway/mcp/tool-schemas.ts';
 
 const document = openApiDocument();
@@ -46,8 +46,7 @@ describe('the tools and the documented routes', () => {
         const shape = shapes.get(variant.route)!;
         const routeParameters = [...shape.path, ...shape.query, ...(shape.body?.properties ?? [])];
         for (const [parameter, routeSchema] of routeParameters) {
-          const argument =
-            Object.entries(variant.renamed ?? {}).find(([, name]) => name === parameter)?.[0] ?? parameter;
+          const argument = argumentFor(variant, parameter);
           expect(parameterFor(variant, argument)).toBe(parameter);
           own.add(argument);
           const toolSchema = properties[argument];
