@@ -1634,6 +1634,21 @@ export interface components {
             /** @description Path of the HTML briefing. */
             url: string;
         };
+        FeedEvent: {
+            /** @description The event’s id, `msg_…`: the `webhook-id` its deliveries carry. */
+            id: string;
+            /** @description Pass as `startingAfter` to read the events after this one. */
+            cursor: string;
+            /** @description The kind: signal.created, congressional_trade.disclosed, insider_trade.filed, convergence_lead.changed, watchlist.activity, briefing.published, report.completed, report.failed, credits.low. */
+            type: string;
+            /**
+             * Format: date-time
+             * @description When the change was written.
+             */
+            timestamp: string;
+            /** @description The event’s data, as its webhook carries it (docs/webhooks.md "Events"). */
+            data: unknown;
+        };
         PublicStats: {
             /** @description Trades in force (amendments replace originals). */
             congressional_trades: number;
@@ -5177,21 +5192,8 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        events: {
-                            /** @description The event’s id, `msg_…`: the `webhook-id` its deliveries carry. */
-                            id: string;
-                            /** @description Pass as `startingAfter` to read the events after this one. */
-                            cursor: string;
-                            /** @description The kind: signal.created, congressional_trade.disclosed, insider_trade.filed, convergence_lead.changed, watchlist.activity, briefing.published, report.completed, report.failed, credits.low. */
-                            type: string;
-                            /**
-                             * Format: date-time
-                             * @description When the change was written.
-                             */
-                            timestamp: string;
-                            /** @description The event’s data, as its webhook carries it (docs/webhooks.md "Events"). */
-                            data: unknown;
-                        }[];
+                        /** @description The events, oldest first. */
+                        events: components["schemas"]["FeedEvent"][];
                         /** @description Whether more events follow now (read on at once). */
                         has_more: boolean;
                         /** @description The last event’s cursor, for the next read; null on an empty page (keep the one you sent). */

@@ -238,21 +238,10 @@ export const marketsRoutes: RestRoute[] = [
     // Newest last, for sync: read on at once while `has_more`, then poll no faster than this with the cursor.
     headers: { 'x-poll-interval': String(EVENT_POLL_SECONDS) },
     etag: true,
+    // Each event as its webhook delivers it ({type, timestamp, data}), with its id and cursor beside.
     respond: (data) => {
-      const page = data.events as {
-        events: { id: string; cursor: string; type: string; timestamp: string; data: unknown }[];
-        has_more: boolean;
-        next_cursor: string | null;
-      };
-      // Each event as its webhook delivers it, with its id and cursor beside.
-      const events = page.events.map(({ id, cursor, type, timestamp, data }) => ({
-        id,
-        cursor,
-        type,
-        timestamp,
-        data,
-      }));
-      return { events, has_more: page.has_more, next_cursor: page.next_cursor };
+      const page = data.events as { events: unknown[]; has_more: boolean; next_cursor: string | null };
+      return { events: page.events, has_more: page.has_more, next_cursor: page.next_cursor };
     },
   }),
   fieldRoute({
