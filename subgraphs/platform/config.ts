@@ -119,9 +119,9 @@ const environmentSchema = z.object({
     .enum(['true', 'false'])
     .default('false')
     .transform((value) => value === 'true'),
-  // How often each process's webhook worker looks for due deliveries, in milliseconds.
   // Days the event log (webhook replays, GET /api/events) keeps each event; a cursor older is a 410.
   EVENT_RETENTION_DAYS: z.coerce.number().int().min(1).max(365).default(30),
+  // How often each process's webhook worker looks for due deliveries, in milliseconds.
   WEBHOOK_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(1_000),
   // One deadline for a whole delivery attempt (look-up, connection, headers, body); over it fails and is retried.
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),

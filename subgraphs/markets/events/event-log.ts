@@ -1,4 +1,4 @@
-import { env } from '../../platform/config.ts';
+import { EVENT_RETENTION_DAYS } from '../../platform/webhooks/worker.ts';
 import { ApiError, BadRequestError } from '../../platform/errors.ts';
 import type { SqlClient } from '../../platform/database.ts';
 import { planReaches } from '../../platform/plans.ts';
@@ -17,9 +17,6 @@ import type { WebhookEventType } from '../webhooks/event-types.ts';
  * before it. (A plain sequence read while earlier transactions are open skips the rows they commit later.) The
  * price: an event becomes readable once every transaction older than its own has ended.
  */
-
-/** How long events are kept (EVENT_RETENTION_DAYS): the webhook worker prunes older ones (platform/webhooks/worker.ts). */
-export const EVENT_RETENTION_DAYS = env.EVENT_RETENTION_DAYS;
 
 /** The plan each kind of event needs: that of the data it carries (subgraphs/markets/plan-rules.ts). */
 export const EVENT_TYPE_PLANS: Record<WebhookEventType, Plan> = {

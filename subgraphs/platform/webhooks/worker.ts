@@ -20,9 +20,10 @@ export interface WebhookWorkerOptions {
 }
 
 /**
- * Events are kept EVENT_RETENTION_DAYS for replays and the feed (GET /api/events), then removed with their
- * deliveries once none is still pending.
+ * Events are kept this many days (EVENT_RETENTION_DAYS) for replays and the feed (GET /api/events), then removed
+ * with their deliveries once none is still pending.
  */
+export const EVENT_RETENTION_DAYS = env.EVENT_RETENTION_DAYS;
 const PRUNE_EVERY_MS = 3_600_000;
 
 /**
@@ -75,7 +76,7 @@ export function startWebhookWorker(options: WebhookWorkerOptions): BackgroundWor
         if (Date.now() - prunedAt > PRUNE_EVERY_MS) {
           prunedAt = Date.now();
           await db.sql.query(
-            `DELETE FROM webhook_events e WHERE e.created_at < now() - make_interval(days => ${env.EVENT_RETENTION_DAYS})
+            `DELETE FROM webhook_events e WHERE e.created_at < now() - make_interval(days => ${EVENT_RETENTION_DAYS})
                 AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id AND d.status = 'pending')`,
           );
         }
