@@ -42,10 +42,11 @@ import { marketsRoutes } from './rest/markets-routes.ts';
 import { webhookRoutes } from './rest/webhook-routes.ts';
 import { registerRestRoutes } from './rest/register.ts';
 import { registerOpenApiRoute } from './openapi/route.ts';
-import { openApiDocument } from './openapi/document.ts';
+import { servedOpenApiDocument } from './openapi/document.ts';
 import { authenticate } from './auth/authenticate.ts';
 import { registerMcpRoute } from './mcp/route.ts';
 import { createToolbox } from './mcp/toolbox.ts';
+import type { Toolbox } from './mcp/toolbox.ts';
 import { forwardReportDownload, serveReportDownload } from './rest/report-download.ts';
 import { registerCompression } from './http/compression.ts';
 import { registerCors } from './http/cors.ts';
@@ -232,11 +233,12 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   registerRestRoutes(app, marketsRoutes, restDependencies);
   registerRestRoutes(app, webhookRoutes, restDependencies);
   registerOpenApiRoute(app);
-  // MCP over the same routes and execution: each tool call is one metered call (gateway/mcp).
-  const openApi = openApiDocument();
+  // MCP over the same routes and execution: each tool call is one metered call (gateway/mcp). Its tools are built
+  // on the first /mcp request, so a server that never serves one pays nothing for them at start.
+  let toolbox: Toolbox | undefined;
   registerMcpRoute(app, {
-    toolbox: createToolbox({ execution, limits, meter, document: openApi }),
-    resources: { schema, openApi },
+    toolbox: () => (toolbox ??= createToolbox({ execution, limits, meter, document: servedOpenApiDocument() })),
+    resources: { schema, openApi: servedOpenApiDocument },
     authenticate: (authorization) => authenticate(control, sessions, authorization, credentials),
     contextFor,
     limits,

@@ -32,7 +32,8 @@ const INSTRUCTIONS =
 /** The documents a client can read whole: the GraphQL SDL (for the `graphql` tool) and the OpenAPI document. */
 export interface McpResources {
   schema: GraphQLSchema;
-  openApi: OpenApiDocument;
+  /** The served document (built once per process, on first use). */
+  openApi: () => OpenApiDocument;
 }
 
 const RESOURCES = {
@@ -95,7 +96,8 @@ export function mcpServerFor(toolbox: Toolbox, resources: McpResources, caller: 
     const { uri } = request.params;
     if (!Object.hasOwn(RESOURCES, uri)) throw new McpError(ErrorCode.InvalidParams, `No resource is at ${uri}.`);
     const resource = RESOURCES[uri as keyof typeof RESOURCES];
-    const text = resource.name === 'graphql_schema' ? printSchema(resources.schema) : JSON.stringify(resources.openApi);
+    const text =
+      resource.name === 'graphql_schema' ? printSchema(resources.schema) : JSON.stringify(resources.openApi());
     return { contents: [{ uri, mimeType: resource.mimeType, text }] };
   });
   handle(server, ListPromptsRequestSchema, () => ({

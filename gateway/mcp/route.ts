@@ -23,7 +23,8 @@ const MCP_BODY_LIMIT = 256 * 1024;
 export const PROTOCOL_MESSAGE_BUDGET = { max: 300, windowMs: 60_000 } as const;
 
 export interface McpDependencies {
-  toolbox: Toolbox;
+  /** The tools, built on first use. */
+  toolbox: () => Toolbox;
   resources: McpResources;
   /** The API's credential check (auth/authenticate.ts): every request to /mcp carries an API key. */
   authenticate: (authorization: string | undefined) => Promise<Viewer>;
@@ -87,7 +88,7 @@ export function registerMcpRoute(app: FastifyInstance, deps: McpDependencies): v
     if (message?.method !== 'tools/call' || message.params?.arguments?.dry_run === true) {
       await takeProtocolMessage(deps.limits, viewer, reply);
     }
-    const server = mcpServerFor(deps.toolbox, deps.resources, () => ({
+    const server = mcpServerFor(deps.toolbox(), deps.resources, () => ({
       viewer,
       context: deps.contextFor(request),
       requestId: request.id,

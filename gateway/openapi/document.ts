@@ -298,6 +298,16 @@ export function openApiDocument(): OpenApiDocument {
   return withoutUnusedSchemas(document, registry.numbered);
 }
 
+let served: OpenApiDocument | undefined;
+
+/**
+ * The document this process serves (GET /openapi.json, the MCP tools and resource), built once on first use: it
+ * follows from the route tables and the checked-in examples alone. Callers read it and never change it.
+ */
+export function servedOpenApiDocument(): OpenApiDocument {
+  return (served ??= openApiDocument());
+}
+
 /**
  * Drops the components no path reaches: the selection walk names every object type, and `respond` unwraps some
  * (a page object whose nodes become the list), so those names never appear in an answer.

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { openApiDocument } from './document.ts';
+import { servedOpenApiDocument } from './document.ts';
 
 /**
  * GET /openapi.json: the document, built once per process from the tables it serves (docs/api.md "OpenAPI").
@@ -10,7 +10,7 @@ export function registerOpenApiRoute(app: FastifyInstance): void {
   let built: { body: string; etag: string } | undefined;
   app.get('/openapi.json', { config: { public: true } }, async (request, reply) => {
     built ??= (() => {
-      const body = JSON.stringify(openApiDocument());
+      const body = JSON.stringify(servedOpenApiDocument());
       return { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"` };
     })();
     reply.header('etag', built.etag).header('cache-control', 'no-cache');
