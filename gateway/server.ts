@@ -45,6 +45,8 @@ import { registerOpenApiRoute } from './openapi/route.ts';
 import { servedOpenApiDocument } from './openapi/document.ts';
 import { authenticate } from './auth/authenticate.ts';
 import { registerMcpRoute } from './mcp/route.ts';
+import { registerSubscriptions } from './subscriptions/register.ts';
+import type { SubscriptionDependencies } from './subscriptions/register.ts';
 import { createToolbox } from './mcp/toolbox.ts';
 import type { Toolbox } from './mcp/toolbox.ts';
 import { forwardReportDownload, serveReportDownload } from './rest/report-download.ts';
@@ -119,6 +121,8 @@ export interface ServerOptions extends Omit<ExecutionOptions, 'guard' | 'persist
   trustProxy?: TrustProxy;
   /** Every /graphql request answered by Apollo Server's HTTP handler (tests compare it with `execute`'s answers). */
   graphqlThroughApolloOnly?: boolean;
+  /** Open streams allowed per API key and per process (STREAMS_PER_KEY and STREAMS_PER_PROCESS unless given). */
+  streams?: SubscriptionDependencies['streams'];
   /** Whether anyone may create an account at /account (SIGNUP unless given). */
   signup?: 'open' | 'closed';
 }
@@ -161,13 +165,14 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   await registerCors(app, options.corsOrigins ?? env.CORS_ORIGINS);
 
   const allowPrivateWebhooks = options.webhooks?.allowPrivate ?? env.WEBHOOK_ALLOW_PRIVATE;
-  const contextFor = (request: FastifyRequest): RequestContext => ({
-    viewer: request.viewer,
+  const contextOf = (viewer: Viewer | null): RequestContext => ({
+    viewer,
     // Public routes (no viewer) read the live database: public statistics describe the real records.
-    db: databases[request.viewer?.mode ?? 'live'],
+    db: databases[viewer?.mode ?? 'live'],
     loaders: new Map(),
     allowPrivateWebhooks,
   });
+  const contextFor = (request: FastifyRequest): RequestContext => contextOf(request.viewer);
 
   // Registered before the guard, so the deadline covers authentication and limits too.
   registerRequestDeadline(app, options.requestTimeoutMs ?? env.REQUEST_TIMEOUT_MS);
@@ -180,6 +185,9 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   const credentials = createCredentialCache(control);
   app.decorate('credentialCache', credentials);
   app.addHook('onClose', () => credentials.close());
+  // The viewer behind an Authorization header, for the channels that authenticate themselves (MCP, streams).
+  const authenticateHeader = (authorization: string | undefined) =>
+    authenticate(control, sessions, authorization, credentials);
   const guard = registerGuard(app, { control, sessions, limits, meter, credentials });
   registerRequestTextCheck(app);
   registerAnonymousLimits(app, { limits, guard });
@@ -239,13 +247,24 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   registerMcpRoute(app, {
     toolbox: () => (toolbox ??= createToolbox({ execution, limits, meter, document: servedOpenApiDocument() })),
     resources: { schema, openApi: servedOpenApiDocument },
-    authenticate: (authorization) => authenticate(control, sessions, authorization, credentials),
+    authenticate: authenticateHeader,
     contextFor,
     limits,
     hostRules: {
       hosts: options.mcpAllowedHosts ?? env.MCP_ALLOWED_HOSTS,
       origins: options.corsOrigins ?? env.CORS_ORIGINS,
     },
+  });
+  // Subscriptions over SSE and WebSocket, through the same seam, keys and meter (gateway/subscriptions).
+  registerSubscriptions(app, {
+    execution,
+    authenticate: authenticateHeader,
+    credentials,
+    meter,
+    contextFor,
+    contextOf,
+    allowedOrigins: options.corsOrigins ?? env.CORS_ORIGINS,
+    streams: options.streams,
   });
   // Verticals' report worker and download run where verticals runs: here in one process, else in its service.
   const remote = remoteSubgraphs(options);

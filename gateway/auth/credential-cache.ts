@@ -30,6 +30,8 @@ export interface CredentialCache {
   set(hash: string, viewer: Viewer, ticket: number): void;
   /** Forgets every kept key (a notice, or a revocation by this process). */
   clear(): void;
+  /** Calls `listener` whenever kept keys are forgotten: open streams check their keys again (gateway/subscriptions). */
+  onForget(listener: () => void): () => void;
   close(): Promise<void>;
 }
 
@@ -49,9 +51,11 @@ export function createCredentialCache(control: Database): CredentialCache {
   let stop: (() => Promise<void>) | undefined;
   let retry: NodeJS.Timeout | undefined;
 
+  const forgetListeners = new Set<() => void>();
   const forgetAll = () => {
     generation += 1;
     entries.clear();
+    for (const listener of forgetListeners) listener();
   };
   const onLost = (error: unknown) => {
     listening = false;
@@ -90,6 +94,10 @@ export function createCredentialCache(control: Database): CredentialCache {
       entries.set(hash, { viewer: Object.freeze(viewer), until: Date.now() + ENTRY_TTL_MS });
     },
     clear: forgetAll,
+    onForget(listener) {
+      forgetListeners.add(listener);
+      return () => forgetListeners.delete(listener);
+    },
     async close() {
       closed = true;
       listening = false;

@@ -1,9 +1,11 @@
 import type { ApolloServer, PersistedQueryOptions } from '@apollo/server';
-import { validate } from 'graphql';
+import { OperationTypeNode, validate } from 'graphql';
 import type { DocumentNode, GraphQLSchema } from 'graphql';
 import type { RequestContext } from '../../subgraphs/platform/context.ts';
 import { env } from '../../subgraphs/platform/config.ts';
+import { refusalOf } from '../access/operation-guard.ts';
 import type { OperationGuard } from '../access/operation-guard.ts';
+import { BadRequestError } from '../../subgraphs/platform/errors.ts';
 import { assertEveryFieldHasAPlan } from '../auth/plan-access.ts';
 import { hasUnsafeText } from '../input/graphql-text-plugin.ts';
 import { parsedDocument } from '../limits/measured-operations.ts';
@@ -13,6 +15,8 @@ import type { SubgraphConnection, WholeRunner } from './apollo-server.ts';
 import { InFlightFetches } from './in-flight-fetches.ts';
 import { answeredOutcome, apolloOutcome, failedOutcome } from './outcome.ts';
 import type { ExecutionOutcome } from './outcome.ts';
+import { SUBSCRIPTION_NEEDS_STREAM, createSubscribe } from './subscription.ts';
+import type { SubscriptionOutcome } from './subscription.ts';
 import { IN_PROCESS_SUBGRAPHS, executeWhole, rememberedWholeSubgraph, wholeSubgraphFor } from './whole-subgraph.ts';
 
 /** One operation as any channel receives it. */
@@ -40,6 +44,11 @@ export interface ExecutionOptions extends SubgraphConnection {
 export interface Execution {
   /** Runs `request` for the caller `context` describes; every refusal and failure is in the outcome. */
   execute(request: OperationRequest, context: RequestContext): Promise<ExecutionOutcome>;
+  /**
+   * Starts a subscription for `context`'s caller (subscription.ts): the same checks, then a stream of results, one
+   * per event; or its refusal. `execute` refuses subscriptions: they need a channel that streams.
+   */
+  subscribe(request: OperationRequest, context: RequestContext): Promise<SubscriptionOutcome>;
   /** The client-facing (API) schema operations are validated and measured against. */
   readonly schema: GraphQLSchema;
   /** Apollo Server, for the /graphql requests only it reads (persisted queries, GET) and for shutting down. */
@@ -86,12 +95,17 @@ export async function createExecution(options: ExecutionOptions): Promise<Execut
     (document) => validate(schema, document).length === 0,
   );
 
-  /** The operation as the in-process runner takes it, or undefined: Apollo Server answers it. */
+  /**
+   * The operation as the in-process runner takes it, `subscription` for one that needs a stream, or undefined:
+   * Apollo Server answers it.
+   */
   const wholeOperation = (request: OperationRequest) => {
     let document = request.document;
     try {
       document ??= parsedDocument(request.query);
       const operation = resolveOperation(document, request.operationName);
+      if (operation.operation === OperationTypeNode.SUBSCRIPTION) return 'subscription' as const;
+      if (!runWhole) return undefined;
       const variables = request.variables ?? {};
       const subgraph = wholeSubgraphFor(validSubgraphOf, document, operation, variables);
       if (!subgraph || hasUnsafeText(document, variables)) return undefined;
@@ -103,7 +117,10 @@ export async function createExecution(options: ExecutionOptions): Promise<Execut
   };
 
   async function execute(request: OperationRequest, context: RequestContext): Promise<ExecutionOutcome> {
-    const whole = runWhole && wholeOperation(request);
+    const whole = wholeOperation(request);
+    if (whole === 'subscription') {
+      return failedOutcome(refusalOf(new BadRequestError({ query: 'is a subscription' }, SUBSCRIPTION_NEEDS_STREAM)));
+    }
     if (!runWhole || !whole) return apolloOutcome(apollo, request, context);
     const { subgraph, document, operation, variables } = whole;
     try {
@@ -118,5 +135,6 @@ export async function createExecution(options: ExecutionOptions): Promise<Execut
     }
   }
 
-  return { execute, schema, apollo, inFlight };
+  const subscribe = createSubscribe(schema, IN_PROCESS_SUBGRAPHS, guard);
+  return { execute, subscribe, schema, apollo, inFlight };
 }

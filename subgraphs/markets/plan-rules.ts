@@ -54,7 +54,18 @@ export const MARKETS_PLAN_RULES: readonly PlanRule[] = [
     ],
   },
   // The log itself is on every plan; each kind of event on the plan of its data (markets/events/event-log.ts).
-  { feature: 'The event feed', plan: 'analyst', coordinates: ['Query.events', 'EventPage.*', 'FeedEvent.*'] },
+  {
+    feature: 'The event feed',
+    plan: 'analyst',
+    coordinates: [
+      'Query.events',
+      'EventPage.*',
+      'FeedEvent.*',
+      'Subscription.events',
+      'Subscription.congressionalTradeAdded',
+      'Subscription.signalCreated',
+    ],
+  },
   {
     feature: 'Signals, congressional and insider trades, members, ticker search, watchlist, briefings, macro data',
     plan: 'analyst',

@@ -16,6 +16,7 @@ import './types/sources.ts';
 import './types/trade-summary.ts';
 import './types/company-links.ts';
 import './types/event-feed.ts';
+import './types/event-subscriptions.ts';
 import './webhooks/schema.ts';
 
 /** The markets subgraph: signals, congressional trades, tickers, watchlists, briefings and macro data. */

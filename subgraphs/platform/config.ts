@@ -121,6 +121,14 @@ const environmentSchema = z.object({
     .transform((value) => value === 'true'),
   // Days the event log (webhook replays, GET /api/events) keeps each event; a cursor older is a 410.
   EVENT_RETENTION_DAYS: z.coerce.number().int().min(1).max(365).default(30),
+  // Event streams (docs/events.md "Subscriptions"): how often each process reads the log besides its notices (ms),
+  // streams open at once per API key and per process (429 past either), the events a stream may hold for a slow
+  // client before it is ended (it resumes by cursor), and the heartbeat interval (ms).
+  EVENT_TAIL_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1_000),
+  STREAMS_PER_KEY: z.coerce.number().int().min(1).max(1_000).default(10),
+  STREAMS_PER_PROCESS: z.coerce.number().int().min(1).max(100_000).default(2_000),
+  STREAM_BUFFER_EVENTS: z.coerce.number().int().min(10).max(100_000).default(1_000),
+  STREAM_HEARTBEAT_MS: z.coerce.number().int().min(100).max(300_000).default(15_000),
   // How often each process's webhook worker looks for due deliveries, in milliseconds.
   WEBHOOK_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(1_000),
   // One deadline for a whole delivery attempt (look-up, connection, headers, body); over it fails and is retried.

@@ -23,6 +23,11 @@ export interface RequestContext {
   loaders: Map<string, unknown>;
   /** Webhook destinations may be plain http and private addresses (WEBHOOK_ALLOW_PRIVATE unless the host says). */
   allowPrivateWebhooks?: boolean;
+  /**
+   * A subscription's stream reconnecting: the cursor of the last event it received (SSE `Last-Event-ID`). It
+   * takes the place of the operation's `since`, so the stream resumes after that event.
+   */
+  resumeAfter?: string;
 }
 
 /** A per-request, per-key memo: each subgraph's DataLoaders are created once per request. */

@@ -55,16 +55,30 @@ export function decodeEventCursor(text: string, now = Date.now()): EventCursor {
   return cursor;
 }
 
-export interface EventQuery {
-  after?: EventCursor;
+/** Who reads and which events: the filters of the feed and of a subscription. */
+export interface EventFilter {
   /** The kinds asked for; all the plan reaches when none is given. */
   types?: readonly string[];
-  ticker?: string;
-  member?: string;
-  limit: number;
+  /** Events about one of these tickers (none: any). */
+  tickers?: readonly string[];
+  /** Congressional trades of one of these members, by bioguide id or the name the event carries, any case. */
+  members?: readonly string[];
   plan: Plan;
   accountId: string;
 }
+
+export interface EventQuery extends EventFilter {
+  after?: EventCursor;
+  limit: number;
+}
+
+/** An event's place in the log: its transaction's id, then its order within that transaction. */
+export interface EventPosition {
+  xid: bigint;
+  seq: bigint;
+}
+
+export const isAfter = (a: EventPosition, b: EventPosition) => a.xid > b.xid || (a.xid === b.xid && a.seq > b.seq);
 
 export interface LoggedEvent {
   id: string;
@@ -72,7 +86,36 @@ export interface LoggedEvent {
   /** The webhook body: `{type, timestamp, data}`. */
   body: string;
   cursor: string;
+  position: EventPosition;
 }
+
+/** An event as the tail reads it for every open stream (event-tail.ts): with the attributes filters match on. */
+export interface TailEvent extends LoggedEvent {
+  attributes: Record<string, unknown>;
+}
+
+interface EventRow {
+  id: string;
+  type: string;
+  body: string;
+  xid: string;
+  seq: string;
+  at: number;
+  attributes?: Record<string, unknown>;
+}
+
+const loggedEvent = (row: EventRow): LoggedEvent => ({
+  id: row.id,
+  type: row.type,
+  body: row.body,
+  cursor: encodeEventCursor({ xid: row.xid, seq: row.seq, at: Number(row.at) }),
+  position: { xid: BigInt(row.xid), seq: BigInt(row.seq) },
+});
+
+const EVENT_COLUMNS = `e.id, e.type, e.body, e.xid::text AS xid, e.seq::text AS seq,
+            (extract(epoch FROM e.created_at) * 1000)::bigint::float8 AS at`;
+/** Only events of transactions older than every open one (see the top of this file). */
+const SETTLED = 'e.xid < pg_snapshot_xmin(pg_current_snapshot())';
 
 /** The kinds a caller may read: those asked for (each within the plan, or a 403), else all the plan reaches. */
 export function readableTypes(plan: Plan, asked: readonly string[] | undefined): string[] {
@@ -103,16 +146,17 @@ export async function readEvents(
   query: EventQuery,
 ): Promise<{ events: LoggedEvent[]; hasMore: boolean }> {
   const signalsFrom = signalHistoryStart(query.plan);
-  const rows = await sql.query<{ id: string; type: string; body: string; xid: string; seq: string; at: number }>(
-    `SELECT e.id, e.type, e.body, e.xid::text AS xid, e.seq::text AS seq,
-            (extract(epoch FROM e.created_at) * 1000)::bigint::float8 AS at
+  // The same rule as `eventMatches`, for the live streams.
+  const rows = await sql.query<EventRow>(
+    `SELECT ${EVENT_COLUMNS}
        FROM webhook_events e
-      WHERE e.xid < pg_snapshot_xmin(pg_current_snapshot())
+      WHERE ${SETTLED}
         AND ($1::text IS NULL OR (e.xid, e.seq) > ($1::text::xid8, $2::bigint))
         AND e.type = ANY ($3::text[])
         AND (NOT (e.attributes ? 'account_id') OR e.attributes->>'account_id' = $4)
-        AND ($5::text IS NULL OR e.attributes->>'ticker' = $5)
-        AND ($6::text IS NULL OR lower($6) IN (lower(e.attributes->>'member'), lower(e.attributes->>'member_name')))
+        AND ($5::text[] IS NULL OR e.attributes->>'ticker' = ANY ($5::text[]))
+        AND ($6::text[] IS NULL OR EXISTS (SELECT 1 FROM unnest($6::text[]) m(name)
+                                            WHERE m.name IN (lower(e.attributes->>'member'), lower(e.attributes->>'member_name'))))
         AND (e.type <> 'signal.created' OR $7::timestamptz IS NULL OR e.created_at >= $7::timestamptz)
       ORDER BY e.xid, e.seq
       LIMIT $8`,
@@ -121,17 +165,53 @@ export async function readEvents(
       query.after?.seq ?? null,
       readableTypes(query.plan, query.types),
       query.accountId,
-      query.ticker ?? null,
-      query.member ?? null,
+      query.tickers?.length ? query.tickers : null,
+      query.members?.length ? query.members.map((member) => member.toLowerCase()) : null,
       signalsFrom?.toISOString() ?? null,
       query.limit + 1,
     ],
   );
-  const events = rows.slice(0, query.limit).map((row) => ({
-    id: row.id,
-    type: row.type,
-    body: row.body,
-    cursor: encodeEventCursor({ xid: row.xid, seq: row.seq, at: Number(row.at) }),
-  }));
-  return { events, hasMore: rows.length > query.limit };
+  return { events: rows.slice(0, query.limit).map(loggedEvent), hasMore: rows.length > query.limit };
+}
+
+/**
+ * Whether `event` is one `filter` reads: `readEvents`' WHERE clause for an event the tail already holds (a live
+ * stream). `types` is the list `readableTypes` gave. A live event is new, so the plans' signal history admits it.
+ */
+export function eventMatches(filter: EventFilter & { types: readonly string[] }, event: TailEvent): boolean {
+  const attribute = (name: string) => {
+    const value = event.attributes[name];
+    return typeof value === 'string' ? value : undefined;
+  };
+  const owner = attribute('account_id');
+  const ticker = attribute('ticker');
+  const names = [attribute('member'), attribute('member_name')].map((name) => name?.toLowerCase());
+  return (
+    filter.types.includes(event.type) &&
+    (owner === undefined || owner === filter.accountId) &&
+    (!filter.tickers?.length || (ticker !== undefined && filter.tickers.includes(ticker))) &&
+    (!filter.members?.length || filter.members.some((member) => names.includes(member.toLowerCase())))
+  );
+}
+
+/** The last settled event's place: where a tail that starts now begins (nothing before it is new). */
+export async function logEnd(sql: SqlClient): Promise<EventPosition> {
+  const [row] = await sql.query<{ xid: string; seq: string }>(
+    `SELECT e.xid::text AS xid, e.seq::text AS seq FROM webhook_events e WHERE ${SETTLED}
+      ORDER BY e.xid DESC, e.seq DESC LIMIT 1`,
+  );
+  return row ? { xid: BigInt(row.xid), seq: BigInt(row.seq) } : { xid: 0n, seq: 0n };
+}
+
+/** Every settled event after `after`, of every kind and account, oldest first: the tail's read. */
+export async function readTail(sql: SqlClient, after: EventPosition, limit: number): Promise<TailEvent[]> {
+  const rows = await sql.query<EventRow>(
+    `SELECT ${EVENT_COLUMNS}, e.attributes
+       FROM webhook_events e
+      WHERE ${SETTLED} AND (e.xid, e.seq) > ($1::text::xid8, $2::bigint)
+      ORDER BY e.xid, e.seq
+      LIMIT $3`,
+    [after.xid.toString(), after.seq.toString(), limit],
+  );
+  return rows.map((row) => ({ ...loggedEvent(row), attributes: row.attributes ?? {} }));
 }

@@ -8,7 +8,7 @@ import type { LoggedEvent } from '../events/event-log.ts';
 import { TICKER_FORMAT, tickerSymbol } from '../tickers.ts';
 import { WEBHOOK_EVENT_TYPES } from '../webhooks/event-types.ts';
 
-const FeedEvent = builder.objectRef<LoggedEvent>('FeedEvent').implement({
+export const FeedEvent = builder.objectRef<LoggedEvent>('FeedEvent').implement({
   description: 'One event of the log: what its webhook delivers (`{type, timestamp, data}`), its id and its cursor.',
   fields: (t) => ({
     id: t.exposeString('id', { description: 'The event’s id, `msg_…`: the `webhook-id` its deliveries carry.' }),
@@ -89,8 +89,8 @@ builder.queryFields((t) => ({
       return readEvents(context.db.sql, {
         after: parsed.startingAfter ? decodeEventCursor(parsed.startingAfter) : undefined,
         types: parsed.types,
-        ticker: parsed.ticker,
-        member: parsed.member,
+        tickers: parsed.ticker ? [parsed.ticker] : undefined,
+        members: parsed.member ? [parsed.member] : undefined,
         limit: parsed.limit,
         plan: context.viewer!.plan,
         accountId: accountOf(context),
