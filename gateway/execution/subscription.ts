@@ -25,7 +25,8 @@ export interface ResultStream extends AsyncIterableIterator<StreamedResult> {
   return(): Promise<IteratorResult<StreamedResult>>;
 }
 
-const STREAMS = 'Subscriptions stream from /graphql/stream (GraphQL over SSE) and from /graphql over WebSocket (graphql-ws).';
+const STREAMS =
+  'Subscriptions stream from /graphql/stream (GraphQL over SSE) and from /graphql over WebSocket (graphql-ws).';
 export const NOT_A_SUBSCRIPTION = `This is not a subscription: send queries and mutations to POST /graphql. ${STREAMS}`;
 export const SUBSCRIPTION_NEEDS_STREAM = `A subscription needs a stream. ${STREAMS}`;
 
@@ -53,6 +54,8 @@ function refused(outcome: ExecutionOutcome): { refused: ExecutionOutcome } {
  * The event's cursor is kept beside its response, for the channel (SSE's `id:`, `extensions.cursor`).
  */
 export function createSubscribe(schema: GraphQLSchema, subgraphs: readonly InProcessSubgraph[], guard: OperationGuard) {
+  // graphql-js validates a subscription against a schema without a Subscription type (no rule checks the root).
+  const streaming = subgraphs.filter(({ schema: subgraphSchema }) => subgraphSchema.getSubscriptionType());
   return async function subscribe(request: OperationRequest, context: RequestContext): Promise<SubscriptionOutcome> {
     try {
       const document = request.document ?? parsedDocument(request.query);
@@ -65,7 +68,7 @@ export function createSubscribe(schema: GraphQLSchema, subgraphs: readonly InPro
       const variables = request.variables ?? {};
       const refusal = await guard({ schema, document, operation, variables, viewer: context.viewer });
       if (refusal) return refused(failedOutcome(refusal));
-      const subgraph = wholeSubgraphOf(subgraphs, document);
+      const subgraph = wholeSubgraphOf(streaming, document);
       if (!subgraph) {
         return refused(failedOutcome(new BadRequestError({ query: 'subscribes to fields of more than one subgraph' })));
       }

@@ -8,6 +8,13 @@ import { registerSseRoute } from './sse-route.ts';
 import { createStreamRegistry } from './stream-registry.ts';
 import { attachWebSocketServer } from './ws-server.ts';
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Subscriptions streaming from this process now (SSE and WebSocket). */
+    streamCount(): number;
+  }
+}
+
 export interface SubscriptionDependencies {
   execution: Execution;
   authenticate(authorization: string | undefined): Promise<Viewer>;
@@ -30,6 +37,7 @@ export function registerSubscriptions(app: FastifyInstance, deps: SubscriptionDe
     perKey: deps.streams?.perKey ?? env.STREAMS_PER_KEY,
     perProcess: deps.streams?.perProcess ?? env.STREAMS_PER_PROCESS,
   });
+  app.decorate('streamCount', () => registry.size);
   const stopRechecks = deps.credentials.onForget(() => registry.recheckAll());
   app.addHook('preClose', async () => {
     stopRechecks();

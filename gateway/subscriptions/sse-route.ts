@@ -58,6 +58,25 @@ const sendRefusal = (reply: FastifyReply, { status, headers, result }: Execution
 const message = (event: 'next' | 'complete', data: string, id?: string) =>
   `${id ? `id: ${id}\n` : ''}event: ${event}\ndata: ${data}\n\n`;
 
+/** How long a client may leave its socket full before the stream is cut (it resumes with Last-Event-ID). */
+export const STALLED_CLIENT_MS = 30_000;
+
+/** Whether `raw` can take more within `ms` (false: still full, or closed). */
+const drained = (raw: NodeJS.WritableStream, ms: number) =>
+  new Promise<boolean>((resolve) => {
+    const done = (ok: boolean) => {
+      clearTimeout(timer);
+      raw.off('drain', onDrain);
+      raw.off('close', onClose);
+      resolve(ok);
+    };
+    const onDrain = () => done(true);
+    const onClose = () => done(false);
+    const timer = setTimeout(() => done(false), ms);
+    raw.on('drain', onDrain);
+    raw.on('close', onClose);
+  });
+
 const resultData = ({ result, cursor }: StreamedResult) =>
   JSON.stringify(cursor ? { ...result, extensions: { ...result.extensions, cursor } } : result);
 
@@ -69,8 +88,9 @@ const resultData = ({ result, cursor }: StreamedResult) =>
  * no way to set a message's `id`, which resuming needs, nor to write heartbeats or a reconnect hint.
  *
  * Refusals before the stream (a bad document, the plan, the stream bounds) are plain JSON with their status. A
- * heartbeat comment every STREAM_HEARTBEAT_MS keeps proxies from closing a quiet stream; a client whose socket
- * stops draining is not written to until it does, and its stream's own bound ends it (`stream_overflow`). At
+ * heartbeat comment every STREAM_HEARTBEAT_MS keeps proxies from closing a quiet stream. A client whose socket
+ * stays full for STALLED_CLIENT_MS is cut off (it resumes with Last-Event-ID); until then nothing more is read for
+ * it, so its events wait in the log, not in memory (event-stream.ts). At
  * shutdown each stream gets a comment and `retry:`, and closes without `complete`: its client reconnects.
  */
 export function registerSseRoute(
@@ -90,7 +110,10 @@ export function registerSseRoute(
       return sendRefusal(reply, failedOutcome(refusalOf(error as BadRequestError)));
     }
     const lastEventId = request.headers['last-event-id'];
-    const context = { ...deps.contextFor(request), resumeAfter: typeof lastEventId === 'string' ? lastEventId : undefined };
+    const context = {
+      ...deps.contextFor(request),
+      resumeAfter: typeof lastEventId === 'string' ? lastEventId : undefined,
+    };
     const raw = reply.raw;
     const opened = await openStream(deps, {
       operation,
@@ -122,8 +145,13 @@ export function registerSseRoute(
     try {
       for await (const result of results) {
         if (raw.writableEnded) break;
-        if (!raw.write(message('next', resultData(result), result.cursor))) {
-          await new Promise((resolve) => raw.once('drain', resolve).once('close', resolve));
+        // A client that does not read fills its socket; what waits here is one result, never more.
+        if (
+          !raw.write(message('next', resultData(result), result.cursor)) &&
+          !(await drained(raw, STALLED_CLIENT_MS))
+        ) {
+          raw.destroy();
+          break;
         }
       }
       if (!raw.writableEnded) raw.end(message('complete', ''));

@@ -30,15 +30,44 @@ interface SocketExtra extends Record<PropertyKey, unknown> {
 const asGraphQLErrors = (result: { errors?: readonly { message: string; extensions?: object }[] }) =>
   (result.errors ?? []).map((error) => new GraphQLError(error.message, { extensions: { ...error.extensions } }));
 
-/** Each streamed result as graphql-ws sends it, the event's cursor in `extensions.cursor`. */
-async function* executionResults(results: ResultStream): AsyncGenerator<ExecutionResult> {
-  try {
-    for await (const { result, cursor } of results) {
-      yield (cursor ? { ...result, extensions: { ...result.extensions, cursor } } : result) as ExecutionResult;
-    }
-  } finally {
-    await results.return();
-  }
+/** Bytes a socket may have queued unsent before its client counts as stalled and is disconnected. */
+export const MAX_UNSENT_BYTES = 4 * 1024 * 1024;
+/** Policy violation: the client did not read its stream (it resumes with `since` = its last cursor). */
+const STALLED = 1008;
+
+interface SocketStream {
+  results: ResultStream;
+  socket: WebSocket;
+}
+
+/**
+ * Each streamed result as graphql-ws sends it, the event's cursor in `extensions.cursor`. A client whose socket
+ * holds more than MAX_UNSENT_BYTES is disconnected instead of being sent more. Not an async generator: graphql-ws
+ * calls `return()` when the client completes, and a generator waiting for the next event could not return.
+ */
+function executionResults({ results, socket }: SocketStream): AsyncIterableIterator<ExecutionResult> {
+  const iterator: AsyncIterableIterator<ExecutionResult> = {
+    async next() {
+      const next = await results.next();
+      if (next.done) return { done: true, value: undefined };
+      if (socket.bufferedAmount > MAX_UNSENT_BYTES) {
+        socket.close(STALLED, 'stream_overflow: the client did not read; resubscribe with since');
+        await results.return();
+        return { done: true, value: undefined };
+      }
+      const { result, cursor } = next.value;
+      const value = cursor ? { ...result, extensions: { ...result.extensions, cursor } } : result;
+      return { done: false, value: value as ExecutionResult };
+    },
+    async return() {
+      await results.return();
+      return { done: true, value: undefined };
+    },
+    [Symbol.asyncIterator]() {
+      return iterator;
+    },
+  };
+  return iterator;
 }
 
 /**
@@ -92,9 +121,10 @@ export function attachWebSocketServer(
           onServerEnd: () => socket.close(SERVICE_RESTART, 'The server is restarting; reconnect'),
         });
         if ('refused' in opened) return asGraphQLErrors(opened.refused.result);
-        return { schema: deps.schema, document: parse(payload.query), contextValue: opened.results };
+        const stream: SocketStream = { results: opened.results, socket };
+        return { schema: deps.schema, document: parse(payload.query), contextValue: stream };
       },
-      subscribe: (args) => executionResults(args.contextValue as ResultStream),
+      subscribe: (args) => executionResults(args.contextValue as SocketStream),
     },
     sockets,
   );
@@ -118,7 +148,8 @@ export function attachWebSocketServer(
   app.server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     const path = (request.url ?? '').split('?')[0];
     const origin = request.headers.origin;
-    const refuse = (status: string) => socket.end(`HTTP/1.1 ${status}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`);
+    const refuse = (status: string) =>
+      socket.end(`HTTP/1.1 ${status}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`);
     if (path !== WS_PATH) return refuse('404 Not Found');
     if (closing) return refuse('503 Service Unavailable');
     if (origin !== undefined && !deps.allowedOrigins.includes(origin)) return refuse('403 Forbidden');

@@ -20,7 +20,6 @@ export const STATUS_BY_CODE = {
   conflict: 409,
   cursor_expired: 410,
   rate_limited: 429,
-  stream_overflow: 429,
   internal_error: 500,
   database_unavailable: 503,
   service_unavailable: 503,

@@ -8,6 +8,8 @@ export const REAL_FILES = {
     (name) => `${DATA}congress_members/${name}`,
   ),
   senate: `${DATA}congress_trades/senate-stock-watcher-data/all_transactions.json`,
+  /** The senate file's first 1,500 records (SOURCES.md). */
+  senateSlice: `${DATA}congress_trades/senate-first-1500.json`,
   house: `${DATA}congress_trades/capitol-watch-data/house_transactions.json`,
   tickers: `${DATA}sec_edgar/company_tickers.json`,
   submissions: `${DATA}sec_edgar/company_submission.json`,

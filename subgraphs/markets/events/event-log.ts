@@ -12,7 +12,7 @@ import type { WebhookEventType } from '../webhooks/event-types.ts';
  * the same statement as each change, so the feed and the webhooks are one record of what happened.
  *
  * Order and cursors. An event's place is (the writing transaction's id, its sequence number). A reader takes only
- * events of transactions older than the oldest one still open (`pg_snapshot_xmin`): any transaction that could
+ * events of transactions older than the oldest one still open on this database (HORIZON): any transaction that could
  * still commit has a larger id than every event read, so an event that commits late comes after the cursor, never
  * before it. (A plain sequence read while earlier transactions are open skips the rows they commit later.) The
  * price: an event becomes readable once every transaction older than its own has ended.
@@ -114,8 +114,20 @@ const loggedEvent = (row: EventRow): LoggedEvent => ({
 
 const EVENT_COLUMNS = `e.id, e.type, e.body, e.xid::text AS xid, e.seq::text AS seq,
             (extract(epoch FROM e.created_at) * 1000)::bigint::float8 AS at`;
-/** Only events of transactions older than every open one (see the top of this file). */
-const SETTLED = 'e.xid < pg_snapshot_xmin(pg_current_snapshot())';
+/**
+ * Only events of transactions older than every one still open on this database (see the top of this file): the
+ * oldest transaction id the statement's snapshot sees in progress, leaving out those that pg_stat_activity names
+ * as another database's (the sandbox's, another tenant's), whose rows can never enter this log. A transaction
+ * that ended between the snapshot and that read is not left out: the horizon is then lower, never higher, than
+ * it could be. Snapshot ids are 64-bit (`xid8`), pg_stat_activity's 32-bit: compared on the low 32 bits.
+ */
+const HORIZON = `coalesce(
+  (SELECT min(x) FROM pg_snapshot_xip(pg_current_snapshot()) x
+    WHERE (x::text::numeric % 4294967296)::text::xid NOT IN (
+      SELECT a.backend_xid FROM pg_stat_activity a
+       WHERE a.backend_xid IS NOT NULL AND a.datname IS DISTINCT FROM current_database())),
+  pg_snapshot_xmax(pg_current_snapshot()))`;
+const SETTLED = `e.xid < ${HORIZON}`;
 
 /** The kinds a caller may read: those asked for (each within the plan, or a 403), else all the plan reaches. */
 export function readableTypes(plan: Plan, asked: readonly string[] | undefined): string[] {
