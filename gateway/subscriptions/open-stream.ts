@@ -42,11 +42,12 @@ export async function openStream(
   request: StreamRequest,
 ): Promise<{ refused: ExecutionOutcome } | { results: ResultStream }> {
   let cut: StreamedResult | undefined;
-  let inner: ResultStream | undefined;
+  /** The seam's results, once the subscription started (a recheck may come before). */
+  const running: { results?: ResultStream } = {};
   let release = () => {};
   const end = (result: StreamedResult) => {
     cut ??= result;
-    void inner?.return();
+    void running.results?.return();
   };
   const checkKey = async () => {
     try {
@@ -65,7 +66,7 @@ export async function openStream(
     release();
     return started;
   }
-  inner = started.results;
+  const inner = (running.results = started.results);
   let finished = false;
   const finish = (): IteratorResult<StreamedResult> => {
     finished = true;
@@ -78,7 +79,7 @@ export async function openStream(
       if (finished) return { done: true, value: undefined };
       let next: IteratorResult<StreamedResult>;
       try {
-        next = await inner!.next();
+        next = await inner.next();
       } catch (error) {
         // The stream's own end: stream_overflow, or a read of the log that failed.
         next = { done: true, value: undefined };
@@ -103,7 +104,7 @@ export async function openStream(
       return finish();
     },
     async return() {
-      await inner!.return();
+      await inner.return();
       return finish();
     },
     [Symbol.asyncIterator]() {

@@ -81,10 +81,6 @@ describe('subscriptions through an import', () => {
     const written = await disclosedIds();
     expect(written.length).toBeGreaterThan(1_000);
 
-    const timer = setInterval(
-      () => console.log('DEBUG', written.length, viaSse.results.length, viaWs.results.length),
-      3000,
-    );
     const sse = await viaSse.until(written.length);
     const ws = await viaWs.until(written.length);
     const fromSse = sse.map((result: any) => result.data.events.id);
