@@ -10,6 +10,8 @@ export interface ServiceProcess {
   output(): string;
   /** SIGTERM, then its exit code once it has exited (SIGKILL and null if it does not within 20 s). */
   stop(): Promise<number | null>;
+  /** SIGKILL: the process dies at once, as in a crash or an OOM kill; resolves once it has exited. */
+  kill(): Promise<void>;
 }
 
 /**
@@ -49,7 +51,11 @@ export function startServiceProcess(
       const port = ready.exec(output)?.[1];
       if (port) {
         clearTimeout(timer);
-        resolve({ url: `http://127.0.0.1:${port}`, output: () => output, stop });
+        const kill = async () => {
+          if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+          await exited;
+        };
+        resolve({ url: `http://127.0.0.1:${port}`, output: () => output, stop, kill });
       }
     };
     child.stdout.on('data', onData);

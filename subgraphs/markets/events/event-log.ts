@@ -215,15 +215,32 @@ export async function logEnd(sql: SqlClient): Promise<EventPosition> {
   return row ? { xid: BigInt(row.xid), seq: BigInt(row.seq) } : { xid: 0n, seq: 0n };
 }
 
-/** Every settled event after `after`, of every kind and account, oldest first: the tail's read. */
-export async function readTail(sql: SqlClient, after: EventPosition, limit: number): Promise<TailEvent[]> {
-  const rows = await sql.query<EventRow>(
-    `SELECT ${EVENT_COLUMNS}, e.attributes
-       FROM webhook_events e
-      WHERE ${SETTLED} AND (e.xid, e.seq) > ($1::text::xid8, $2::bigint)
-      ORDER BY e.xid, e.seq
-      LIMIT $3`,
+/**
+ * Every settled event after `after`, of every kind and account, oldest first: the tail's read. `unsettled`: whether
+ * the log also holds events after them that are not readable yet (an older transaction is still open).
+ */
+export async function readTail(
+  sql: SqlClient,
+  after: EventPosition,
+  limit: number,
+): Promise<{ events: TailEvent[]; unsettled: boolean }> {
+  const rows = await sql.query<EventRow & { unsettled: boolean }>(
+    `WITH horizon AS (SELECT ${HORIZON} AS xid),
+     settled AS (
+       SELECT ${EVENT_COLUMNS}, e.attributes
+         FROM webhook_events e
+        WHERE e.xid < (SELECT xid FROM horizon) AND (e.xid, e.seq) > ($1::text::xid8, $2::bigint)
+        ORDER BY e.xid, e.seq
+        LIMIT $3)
+     SELECT s.*, false AS unsettled FROM settled s
+     UNION ALL
+     SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, true
+      WHERE EXISTS (SELECT 1 FROM webhook_events e WHERE e.xid >= (SELECT xid FROM horizon))`,
     [after.xid.toString(), after.seq.toString(), limit],
   );
-  return rows.map((row) => ({ ...loggedEvent(row), attributes: row.attributes ?? {} }));
+  const settled = rows.filter((row) => !row.unsettled);
+  return {
+    events: settled.map((row) => ({ ...loggedEvent(row), attributes: row.attributes ?? {} })),
+    unsettled: settled.length < rows.length,
+  };
 }

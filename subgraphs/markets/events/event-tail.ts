@@ -8,6 +8,8 @@ import type { EventPosition, TailEvent } from './event-log.ts';
 export const EVENTS_APPENDED = 'events_appended';
 /** Events read per statement while the tail catches up. */
 const TAIL_BATCH = 500;
+/** How soon the tail reads again when the log holds events an open transaction still holds back. */
+const SETTLE_RETRY_MS = 50;
 
 /** Receives each batch of new events, in log order; it must not block (it queues what it keeps). */
 export type TailListener = (events: readonly TailEvent[]) => void;
@@ -26,10 +28,10 @@ const tails = new WeakMap<Database, EventTail>();
  * statement per wake-up reads what is new and hands it to each of them (event-stream.ts filters per subscriber).
  *
  * It reads when PostgreSQL announces an insert (NOTIFY at commit, from any process: the wake-up that makes a
- * subscriber on one gateway see an event written through another) and every EVENT_TAIL_POLL_MS besides. The poll
- * is what catches an event that settled without a notice of its own: one committed while an older transaction was
- * still open is readable only once that transaction ends (event-log.ts), and that end sends nothing. It also covers
- * a listening connection being re-established. With no listener attached it neither listens nor polls.
+ * subscriber on one gateway see an event written through another), and again SETTLE_RETRY_MS after a read that
+ * found events an older open transaction still holds back (event-log.ts: that transaction's end sends no notice).
+ * The poll every EVENT_TAIL_POLL_MS is the safety net for a lost notice or a listening connection being
+ * re-established. With no listener attached it neither listens nor polls.
  */
 export function eventTailOf(db: Database): EventTail {
   let tail = tails.get(db);
@@ -51,13 +53,15 @@ function createEventTail(db: Database, pollMs: number): EventTail {
   /** Counts stops, so a start that was still under way when its last listener left undoes itself. */
   let generation = 0;
 
-  async function readNew() {
+  /** Reads what is new; true when events wait behind an open transaction (read again soon). */
+  async function readNew(): Promise<boolean> {
     for (;;) {
-      const events = await readTail(db.sql, position!, TAIL_BATCH);
-      if (!events.length || !listeners.size) return;
-      position = events.at(-1)!.position;
-      for (const listener of listeners) listener(events);
-      if (events.length < TAIL_BATCH) return;
+      const { events, unsettled } = await readTail(db.sql, position!, TAIL_BATCH);
+      if (events.length && listeners.size && position) {
+        position = events.at(-1)!.position;
+        for (const listener of listeners) listener(events);
+      }
+      if (events.length < TAIL_BATCH || !listeners.size) return unsettled;
     }
   }
 
@@ -69,6 +73,10 @@ function createEventTail(db: Database, pollMs: number): EventTail {
       return;
     }
     reading = readNew()
+      .then((unsettled) => {
+        // The transaction holding them back ends without a notice of its own: look again shortly.
+        if (unsettled) setTimeout(wake, SETTLE_RETRY_MS).unref();
+      })
       .catch((error: unknown) => logger.warn({ err: error }, 'event tail read failed; retrying on the next poll'))
       .finally(() => {
         reading = undefined;
