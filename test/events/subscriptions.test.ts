@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runImport } from '../../gateway/import/run.ts';
+import { eventStream } from '../../subgraphs/markets/events/event-stream.ts';
+import { publishEvents } from '../../subgraphs/platform/webhooks/outbox.ts';
 import { REAL_FILES, SNAPSHOT_DAY } from '../import/real-data.ts';
 import { readSse, sseSubscription, wsSubscription } from '../support/event-streams.ts';
 import type { SseMessage } from '../support/event-streams.ts';
@@ -194,5 +196,59 @@ describe('refusals', () => {
     expect(results).toEqual([
       { errors: [expect.objectContaining({ extensions: expect.objectContaining({ code: 'unauthorized' }) })] },
     ]);
+  });
+});
+
+describe('a client that falls behind', () => {
+  it('is given every event in order from the log, never holding more than its bound in memory', async () => {
+    const { accountId } = await liveKey();
+    const live = service.databases.live;
+    const stream = await eventStream(live, {
+      types: ['briefing.published'],
+      plan: 'analyst',
+      accountId,
+      maxBuffered: 20,
+    });
+    // One transaction of 500: the tail hands them to the stream at once, far past its bound.
+    const events = Array.from({ length: 500 }, (_, n) => ({ type: 'briefing.published', data: { n }, attributes: {} }));
+    await publishEvents(live.sql, events);
+    const written = await live.sql.query<{ id: string }>(
+      `SELECT id FROM webhook_events WHERE type = 'briefing.published' ORDER BY xid, seq`,
+    );
+    const received: string[] = [];
+    let mostHeld = 0;
+    while (received.length < 500) {
+      mostHeld = Math.max(mostHeld, stream.size);
+      received.push((await stream.next()).value!.id);
+    }
+    await stream.return();
+    expect(received).toEqual(written.map((row) => row.id));
+    // Past its bound the stream reads the log a page (100) at a time, the next one once fewer than a page wait:
+    // at most the bound and two pages.
+    expect(mostHeld).toBeGreaterThan(20);
+    expect(mostHeld).toBeLessThanOrEqual(20 + 2 * 100);
+  });
+});
+
+describe('shutting down', () => {
+  it('ends each open stream with a reconnect hint and no `complete`, so its client resumes elsewhere', async () => {
+    const closing = await startTestService({ sandboxScale: 0 });
+    const { key } = await closing.createKey({ mode: 'live' });
+    const response = await fetch(`${closing.url}/graphql/stream`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ query: EVENTS }),
+    });
+    expect(response.status).toBe(200);
+    const messages = (async () => {
+      const all: SseMessage[] = [];
+      for await (const message of readSse(response)) all.push(message);
+      return all;
+    })();
+    await expect.poll(() => closing.app.streamCount()).toBe(1);
+    await closing.stop();
+    const events = (await messages).map((message) => message.event);
+    expect(events).toEqual(['retry', 'comment']);
+    expect(events).not.toContain('complete');
   });
 });

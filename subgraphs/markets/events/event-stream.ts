@@ -22,7 +22,8 @@ const cursorAt = (position: EventPosition): EventCursor => ({
 });
 
 /**
- * One subscriber's events, in log order, without a gap or a duplicate, in bounded memory.
+ * One subscriber's events, in log order, without a gap or a duplicate, in bounded memory; resolves once it is
+ * attached to the tail.
  *
  * Live, it takes the events the tail hands every stream (event-tail.ts) and keeps those its filter admits. When it
  * starts with `since`, or when its client falls `maxBuffered` events behind (an import that commits thousands of
@@ -33,7 +34,7 @@ const cursorAt = (position: EventPosition): EventCursor => ({
  * had brought until then is in the log by then. Plans and filters are `readEvents`' rule, applied by the same
  * predicate to live events (event-log.ts).
  */
-export function eventStream(db: Database, options: EventStreamOptions): AsyncQueue<LoggedEvent> {
+export async function eventStream(db: Database, options: EventStreamOptions): Promise<AsyncQueue<LoggedEvent>> {
   const filter = { ...options, types: readableTypes(options.plan, options.types) };
   const limit = options.maxBuffered ?? env.STREAM_BUFFER_EVENTS;
   const queue = new AsyncQueue<LoggedEvent>();
@@ -88,12 +89,8 @@ export function eventStream(db: Database, options: EventStreamOptions): AsyncQue
 
   // With `since`, what the tail brings from the start is held until the read of the log has caught up.
   if (options.since) held = [];
-  void eventTailOf(db)
-    .attach(onEvents)
-    .then((detach) => {
-      queue.onEnd(detach);
-      if (options.since) startReading(options.since);
-    })
-    .catch((error: unknown) => queue.end(error));
+  // Attached before the stream is handed back: "live from now" is every event after the subscription's answer.
+  queue.onEnd(await eventTailOf(db).attach(onEvents));
+  if (options.since) startReading(options.since);
   return queue;
 }
