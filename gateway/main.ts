@@ -31,6 +31,7 @@ process.stdout.write(
     `  REST reference: ${url}/docs (OpenAPI: ${url}/openapi.json)`,
     `  Account:   ${url}/account (keys, usage, webhooks)`,
     `  MCP:       ${url}/mcp (agents; docs/mcp.md)`,
+    `  Streams:   ${url}/graphql/stream (SSE), ws://localhost:${port}/graphql (graphql-ws); GET ${url}/api/events`,
     `  Demo key (sandbox, institutional plan): ${demoKey}`,
     '',
     `  curl -H "Authorization: Bearer ${demoKey}" \\`,
