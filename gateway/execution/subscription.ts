@@ -1,5 +1,12 @@
-import { OperationTypeNode, createSourceEventStream, execute, validate } from 'graphql';
-import type { ExecutionResult, GraphQLSchema } from 'graphql';
+import {
+  GraphQLError,
+  OperationTypeNode,
+  createSourceEventStream,
+  execute,
+  getVariableValues,
+  validate,
+} from 'graphql';
+import type { DocumentNode, ExecutionResult, GraphQLSchema } from 'graphql';
 import type { RequestContext } from '../../subgraphs/platform/context.ts';
 import { BadRequestError, STATUS_BY_CODE } from '../../subgraphs/platform/errors.ts';
 import type { OperationGuard } from '../access/operation-guard.ts';
@@ -30,6 +37,16 @@ const STREAMS =
 export const NOT_A_SUBSCRIPTION = `This is not a subscription: send queries and mutations to POST /graphql. ${STREAMS}`;
 export const SUBSCRIPTION_NEEDS_STREAM = `A subscription needs a stream. ${STREAMS}`;
 
+/** Errors of the client's document or variables, with Apollo Server's codes and its 400. */
+const clientErrors = (errors: readonly GraphQLError[], code: string) =>
+  refused(
+    answeredOutcome({
+      errors: errors.map(
+        (error) => new GraphQLError(error.message, { nodes: error.nodes, extensions: { code, http: { status: 400 } } }),
+      ),
+    }),
+  );
+
 /**
  * A refusal's HTTP status: its error's code's (an ApiError thrown by a subscribe function names only its code), 400
  * for a document that does not parse or validate, else what the outcome says.
@@ -58,14 +75,22 @@ export function createSubscribe(schema: GraphQLSchema, subgraphs: readonly InPro
   const streaming = subgraphs.filter(({ schema: subgraphSchema }) => subgraphSchema.getSubscriptionType());
   return async function subscribe(request: OperationRequest, context: RequestContext): Promise<SubscriptionOutcome> {
     try {
-      const document = request.document ?? parsedDocument(request.query);
+      let document: DocumentNode;
+      try {
+        document = request.document ?? parsedDocument(request.query);
+      } catch (error) {
+        if (error instanceof GraphQLError) return clientErrors([error], 'GRAPHQL_PARSE_FAILED');
+        throw error;
+      }
       const invalid = validate(schema, document);
-      if (invalid.length) return refused(answeredOutcome({ errors: invalid }));
+      if (invalid.length) return clientErrors(invalid, 'GRAPHQL_VALIDATION_FAILED');
       const operation = resolveOperation(document, request.operationName);
       if (operation.operation !== OperationTypeNode.SUBSCRIPTION) {
         return refused(failedOutcome(new BadRequestError({ query: 'is not a subscription' }, NOT_A_SUBSCRIPTION)));
       }
       const variables = request.variables ?? {};
+      const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], variables);
+      if (coerced.errors) return clientErrors(coerced.errors, 'BAD_USER_INPUT');
       const refusal = await guard({ schema, document, operation, variables, viewer: context.viewer });
       if (refusal) return refused(failedOutcome(refusal));
       const subgraph = wholeSubgraphOf(streaming, document);
