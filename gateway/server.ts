@@ -62,6 +62,7 @@ import { registerRequestId, requestIdOptions } from '../subgraphs/platform/http/
 import { registerNoSniff } from '../subgraphs/platform/http/nosniff.ts';
 import { verticalsRoutes } from './rest/verticals-routes.ts';
 import { attachWebhookWorker } from '../subgraphs/platform/webhooks/worker.ts';
+import type { WebhookWorkerOptions } from '../subgraphs/platform/webhooks/worker.ts';
 import { attachIngestSchedule } from './ingest/attach-schedule.ts';
 import type { IngestScheduleOptions } from './ingest/attach-schedule.ts';
 
@@ -100,8 +101,13 @@ export interface ServerOptions extends Omit<ExecutionOptions, 'guard' | 'persist
   dataDir?: string;
   /** Report worker tuning, with verticals in this process (poll interval, stale-heartbeat timeout, batch size). */
   reportWorker?: VerticalsHttpOptions['reportWorker'];
-  /** Webhook delivery: private destinations, poll interval and attempt timeout (WEBHOOK_* unless given). */
-  webhooks?: { allowPrivate?: boolean; pollMs?: number; timeoutMs?: number };
+  /**
+   * Webhook delivery: private destinations, poll interval and attempt timeout (WEBHOOK_* unless given), and the
+   * rate per endpoint (production's unless given).
+   */
+  webhooks?: Partial<
+    Pick<WebhookWorkerOptions, 'allowPrivate' | 'pollMs' | 'timeoutMs' | 'attemptsPerEndpointPerSecond'>
+  >;
   /** Live ingestion's schedule (INGEST_SCHEDULE and INGEST_* unless given; gateway/ingest/attach-schedule.ts). */
   ingest?: IngestScheduleOptions;
   /** How often live usage counts are written to the control database (default 1,000 ms; see limits/usage-meter.ts). */
@@ -288,6 +294,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     allowPrivate: allowPrivateWebhooks,
     pollMs: options.webhooks?.pollMs ?? env.WEBHOOK_POLL_MS,
     timeoutMs: options.webhooks?.timeoutMs ?? env.WEBHOOK_TIMEOUT_MS,
+    attemptsPerEndpointPerSecond: options.webhooks?.attemptsPerEndpointPerSecond,
   });
 
   // Every gateway runs the schedule when it is on: leases run each source once across them.

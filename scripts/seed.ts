@@ -1,8 +1,7 @@
 import { parseCommandLine } from './command-line.ts';
 import { env } from '../subgraphs/platform/config.ts';
-import { openDatabase, type Mode } from '../subgraphs/platform/database.ts';
-import { applyMigrations } from '../prisma/migrate.ts';
-import { isSeeded, resetSeedTables, seedDatabase, type SeedProgress } from '../prisma/seed/index.ts';
+import type { Mode } from '../subgraphs/platform/database.ts';
+import type { SeedProgress } from '../prisma/seed/index.ts';
 
 /**
  * npm run seed -- --scale <records per vertical> [--database live|sandbox] [--seed N] [--reset]
@@ -52,6 +51,12 @@ function progressPrinter() {
 
 async function main() {
   const options = parseCli();
+  // Loaded once the arguments are checked: --help and a typo answer without loading Prisma, PGlite and the generator.
+  const [{ openDatabase }, { applyMigrations }, { isSeeded, resetSeedTables, seedDatabase }] = await Promise.all([
+    import('../subgraphs/platform/database.ts'),
+    import('../prisma/migrate.ts'),
+    import('../prisma/seed/index.ts'),
+  ]);
   const url = options.mode === 'live' ? env.DATABASE_URL : env.SANDBOX_DATABASE_URL;
   // Index builds over millions of rows outlast any serving timeout.
   const db = await openDatabase({ mode: options.mode, url, dataDir: env.dataDir, timeouts: false });

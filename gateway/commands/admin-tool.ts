@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { applyAccountState } from '../auth/account-state.ts';
+import type { applyAccountState as ApplyAccountState } from '../auth/account-state.ts';
 import { createAccount, createApiKey, MODES } from '../auth/api-keys.ts';
 import { hashPassword, PASSWORD_LENGTH } from '../auth/passwords.ts';
 import { PLANS } from '../../subgraphs/platform/plans.ts';
@@ -34,6 +34,13 @@ function required(name: string, value: string | undefined): string {
   if (!value) throw new UsageError(`--${name} is required`);
   return value;
 }
+
+/**
+ * Loaded by the commands that change a plan or standing only: it builds the plan table from the whole schema
+ * (about a second of a command's start), which a usage error or a new key does not need.
+ */
+const applyAccountState: typeof ApplyAccountState = async (...args) =>
+  (await import('../auth/account-state.ts')).applyAccountState(...args);
 
 /** `databases`: both, for the work a plan change reaches in the sandbox too (endpoints, report jobs). */
 type Work = (control: Database, databases: OpenDatabases) => Promise<Record<string, string>>;

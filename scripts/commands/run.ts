@@ -1,4 +1,3 @@
-import { applyMigrations } from '../../prisma/migrate.ts';
 import {
   acquireDataDirLock,
   DataDirLockedError,
@@ -6,7 +5,6 @@ import {
 } from '../../subgraphs/platform/process/data-dir-lock.ts';
 import type { LockHolder } from '../../subgraphs/platform/process/data-dir-lock.ts';
 import { env } from '../../subgraphs/platform/config.ts';
-import { openDatabase } from '../../subgraphs/platform/database.ts';
 import type { Database, Mode } from '../../subgraphs/platform/database.ts';
 import { adminSocketPath } from '../../subgraphs/platform/process/admin-protocol.ts';
 import { handOver, ServerUnreachableError } from './server-client.ts';
@@ -97,6 +95,11 @@ async function runHere(tool: CommandTool, prepared: PreparedCommand): Promise<nu
  * bad server shows up in the migration step.
  */
 async function openMigrated(mode: Mode, url: string | undefined): Promise<Database> {
+  // Loaded here, not at the top: a command refused for its arguments exits without loading Prisma and PGlite.
+  const [{ openDatabase }, { applyMigrations }] = await Promise.all([
+    import('../../subgraphs/platform/database.ts'),
+    import('../../prisma/migrate.ts'),
+  ]);
   let db: Database | undefined;
   try {
     // Imports and admin commands may rightly run long statements: no statement timeout here.

@@ -17,6 +17,11 @@ export interface WebhookWorkerOptions {
   concurrency?: number;
   /** One deadline for each whole attempt (10 s unless given). */
   timeoutMs?: number;
+  /**
+   * Attempts an endpoint gets a second (ATTEMPTS_PER_ENDPOINT_PER_SECOND unless given): a test that sends one
+   * endpoint hundreds of events raises it rather than wait at the production pace.
+   */
+  attemptsPerEndpointPerSecond?: number;
 }
 
 /**
@@ -81,7 +86,8 @@ export function startWebhookWorker(options: WebhookWorkerOptions): BackgroundWor
           );
         }
         const free = concurrency - inFlight.size;
-        const deliveries = free > 0 ? await claimDeliveries(db, free, leaseMs) : [];
+        const deliveries =
+          free > 0 ? await claimDeliveries(db, free, leaseMs, options.attemptsPerEndpointPerSecond) : [];
         claimed = deliveries.length;
         for (const delivery of deliveries) {
           const attempt: Promise<void> = deliver(db, delivery).finally(() => {
