@@ -34,7 +34,7 @@ const errorResult = (error: unknown): StreamedResult => ({
  * A subscription as every channel opens it (SSE and WebSocket): admitted within the stream bounds, started
  * through the execution seam, then each event's result delivered only after the key is checked again and the
  * event is metered as one call (a sandbox key's credits run out mid-stream as they would over REST). A key that
- * stops holding, on an event or on a credential change anywhere (credential-cache.ts's notice), ends the stream at
+ * stops holding, on an event or on a credential change anywhere (gateway/auth/credential-cache.ts's notice), ends the stream at
  * once with its error as the last result; so does a client too slow for its buffer (`stream_overflow`).
  */
 export async function openStream(

@@ -90,7 +90,7 @@ const resultData = ({ result, cursor }: StreamedResult) =>
  * Refusals before the stream (a bad document, the plan, the stream bounds) are plain JSON with their status. A
  * heartbeat comment every STREAM_HEARTBEAT_MS keeps proxies from closing a quiet stream. A client whose socket
  * stays full for STALLED_CLIENT_MS is cut off (it resumes with Last-Event-ID); until then nothing more is read for
- * it, so its events wait in the log, not in memory (event-stream.ts). At
+ * it, so its events wait in the log, not in memory (subgraphs/markets/events/event-stream.ts). At
  * shutdown each stream gets a comment and `retry:`, and closes without `complete`: its client reconnects.
  */
 export function registerSseRoute(

@@ -8,7 +8,7 @@ export const REAL_FILES = {
     (name) => `${DATA}congress_members/${name}`,
   ),
   senate: `${DATA}congress_trades/senate-stock-watcher-data/all_transactions.json`,
-  /** The senate file's first 1,500 records (SOURCES.md). */
+  /** The senate file's first 1,500 records (test/fixtures/real/SOURCES.md). */
   senateSlice: `${DATA}congress_trades/senate-first-1500.json`,
   house: `${DATA}congress_trades/capitol-watch-data/house_transactions.json`,
   tickers: `${DATA}sec_edgar/company_tickers.json`,
