@@ -35,7 +35,8 @@ const errorResult = (error: unknown): StreamedResult => ({
  * through the execution seam, then each event's result delivered only after the key is checked again and the
  * event is metered as one call (a sandbox key's credits run out mid-stream as they would over REST). A key that
  * stops holding, on an event or on a credential change anywhere (gateway/auth/credential-cache.ts's notice), ends the stream at
- * once with its error as the last result; so does a client too slow for its buffer (`stream_overflow`).
+ * once with its error as the last result. (A client that falls behind is read from the log instead, in
+ * subgraphs/markets/events/event-stream.ts; one that stops reading is cut off by its transport.)
  */
 export async function openStream(
   deps: StreamDependencies,
