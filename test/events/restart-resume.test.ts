@@ -9,9 +9,9 @@ import { startTestRedis } from '../support/redis.ts';
 import type { TestRedis } from '../support/redis.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestDatabases } from '../support/databases.ts';
-import { runScript, serviceEnvironment, startChildServer } from '../support/child-process.ts';
+import { createKeyByCommand, runScript, serviceEnvironment, startChildServer } from '../support/child-process.ts';
 import type { ChildServer } from '../support/child-process.ts';
-import { readSse } from '../support/event-streams.ts';
+import { resumingSseSubscriber } from '../support/event-streams.ts';
 import { REAL_FILES } from '../import/real-data.ts';
 
 /**
@@ -39,47 +39,13 @@ describe('a subscriber through an import and a gateway restart', () => {
   });
 
   it('holds exactly the import’s new trades, the same set as the feed synced from empty', async () => {
-    const created = await runScript(
-      'scripts/admin.ts',
-      ['create-key', '--plan', 'institutional', '--mode', 'live', '--json'],
-      env,
-    );
-    expect(created.code, created.stderr).toBe(0);
-    const { key } = JSON.parse(created.stdout) as { key: string };
-    const subscribe = (lastEventId?: string) =>
-      fetch(`${server!.url}/graphql/stream`, {
-        method: 'POST',
-        headers: {
-          authorization: `Bearer ${key}`,
-          'content-type': 'application/json',
-          ...(lastEventId ? { 'last-event-id': lastEventId } : {}),
-        },
-        body: JSON.stringify({ query: QUERY }),
-      });
-
-    const received: string[] = [];
-    let lastEventId: string | undefined;
-    /** Reads until `count` events in all; `false` when the stream ended first (the server went away). */
-    const readUntil = async (response: Response, count: number) => {
-      expect(response.status).toBe(200);
-      try {
-        for await (const message of readSse(response)) {
-          if (message.event !== 'next') continue;
-          received.push(JSON.parse(message.data).data.events.id);
-          lastEventId = message.id;
-          if (received.length >= count) return true;
-        }
-      } catch {
-        // The connection was cut.
-      }
-      return false;
-    };
-
-    const first = await subscribe();
+    const key = await createKeyByCommand(env);
+    const subscriber = resumingSseSubscriber(key, QUERY);
+    const first = await subscriber.open(server!.url);
     const imported = await runScript('scripts/import.ts', ['senate-trades', REAL_FILES.senateSlice], env);
     expect(imported.code, imported.stderr).toBe(0);
     // Part of the import's events, then the server restarts under the subscriber.
-    expect(await readUntil(first, 300)).toBe(true);
+    expect(await subscriber.readUntil(first, 300)).toBe(true);
     await server!.stop();
     server = await startChildServer(env);
 
@@ -94,8 +60,8 @@ describe('a subscriber through an import and a gateway restart', () => {
       if (!body.has_more) break;
       after = `&starting_after=${body.next_cursor}`;
     }
-    expect(await readUntil(await subscribe(lastEventId), feed.length)).toBe(true);
-    expect(received).toEqual(feed);
+    expect(await subscriber.readUntil(await subscriber.open(server.url), feed.length)).toBe(true);
+    expect(subscriber.received).toEqual(feed);
 
     // And the feed holds the import's new trades: one event for each trade the list now shows.
     const trades = await fetch(`${server.url}/api/congressional-trades?from=2000-01-01&limit=1`, {
@@ -104,7 +70,7 @@ describe('a subscriber through an import and a gateway restart', () => {
     const listed = (await trades.json()) as { total: number };
     expect(feed.length).toBeGreaterThan(1_000);
     expect(feed).toHaveLength(listed.total);
-    expect(new Set(received).size).toBe(received.length);
+    expect(new Set(subscriber.received).size).toBe(subscriber.received.length);
   }, 300_000);
 });
 
@@ -154,38 +120,11 @@ if (TEST_ENGINE === 'postgres') {
       const live = store.databases.live;
       const account = await createAccount(live, 'analyst');
       const { key } = await createApiKey(live, account.id, 'live');
-      const open = (gateway: ServiceProcess, lastEventId?: string) =>
-        fetch(`${gateway.url}/graphql/stream`, {
-          method: 'POST',
-          headers: {
-            authorization: `Bearer ${key}`,
-            'content-type': 'application/json',
-            accept: 'text/event-stream',
-            ...(lastEventId ? { 'last-event-id': lastEventId } : {}),
-          },
-          body: JSON.stringify({ query: BRIEFINGS }),
-        });
-
-      const received: string[] = [];
-      let lastEventId: string | undefined;
-      /** Reads `response` until `count` events in all, or until its connection dies (the gateway was killed). */
-      const readUntil = async (response: Response, count: number, onEvent: () => void = () => {}) => {
-        expect(response.status).toBe(200);
-        try {
-          for await (const message of readSse(response)) {
-            if (message.event !== 'next') continue;
-            received.push(JSON.parse(message.data).data.events.id);
-            lastEventId = message.id;
-            onEvent();
-            if (received.length >= count) return;
-          }
-        } catch {
-          // The connection was cut: resume below.
-        }
-      };
+      const subscriber = resumingSseSubscriber(key, BRIEFINGS);
+      const { received } = subscriber;
 
       const [first, second] = gateways as [ServiceProcess, ServiceProcess];
-      const stream = await open(first);
+      const stream = await subscriber.open(first.url);
       // Each batch is one transaction of this process; the gateways learn of it by NOTIFY.
       const writing = (async () => {
         for (let batch = 0; batch < EVENTS / BATCH; batch++) {
@@ -198,7 +137,7 @@ if (TEST_ENGINE === 'postgres') {
         }
       })();
       let killed: Promise<void> | undefined;
-      await readUntil(stream, EVENTS, () => {
+      await subscriber.readUntil(stream, EVENTS, () => {
         if (received.length === 300) killed = first.kill();
       });
       await killed;
@@ -206,7 +145,7 @@ if (TEST_ENGINE === 'postgres') {
       expect(received.length).toBeLessThan(EVENTS);
 
       // The client reconnects elsewhere with the last cursor it received, as an EventSource does.
-      await readUntil(await open(second, lastEventId), EVENTS);
+      await subscriber.readUntil(await subscriber.open(second.url), EVENTS);
       await writing;
       const published = await live.sql.query<{ id: string }>(
         `SELECT id FROM webhook_events WHERE type = 'briefing.published' ORDER BY xid, seq`,

@@ -92,6 +92,17 @@ export function runScript(script: string, args: string[], env: NodeJS.ProcessEnv
   return new Promise((resolve) => child.once('close', (code, signal) => resolve({ code, signal, stdout, stderr })));
 }
 
+/** A live institutional key made by `npm run admin -- create-key`, as an operator makes one for a running service. */
+export async function createKeyByCommand(env: NodeJS.ProcessEnv): Promise<string> {
+  const created = await runScript(
+    'scripts/admin.ts',
+    ['create-key', '--plan', 'institutional', '--mode', 'live', '--json'],
+    env,
+  );
+  if (created.code !== 0) throw new Error(`admin create-key failed (${created.code}): ${created.stderr}`);
+  return (JSON.parse(created.stdout) as { key: string }).key;
+}
+
 /**
  * The test run's environment without the service's own settings (database URLs, Redis, subgraph URLs), plus
  * `extra`: a process gets exactly those it is given, so a command uses PGlite under `extra.DATA_DIR` unless

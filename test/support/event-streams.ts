@@ -107,3 +107,43 @@ export async function* readSse(response: Response): AsyncGenerator<SseMessage> {
     }
   }
 }
+
+/**
+ * An SSE subscriber that resumes as a browser's EventSource does: it keeps the `events` ids it received and the
+ * last message id, and each `open` after the first sends that id as Last-Event-ID.
+ */
+export function resumingSseSubscriber(key: string, query: string) {
+  const received: string[] = [];
+  let lastEventId: string | undefined;
+  return {
+    received,
+    open: (baseUrl: string) =>
+      fetch(`${baseUrl}/graphql/stream`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${key}`,
+          'content-type': 'application/json',
+          accept: 'text/event-stream',
+          ...(lastEventId ? { 'last-event-id': lastEventId } : {}),
+        },
+        body: JSON.stringify({ query }),
+      }),
+    /** Reads `response` until `count` events in all (true), or until its connection ends first (false). */
+    async readUntil(response: Response, count: number, onEvent: () => void = () => {}): Promise<boolean> {
+      if (response.status !== 200)
+        throw new Error(`the stream was refused: ${response.status} ${await response.text()}`);
+      try {
+        for await (const message of readSse(response)) {
+          if (message.event !== 'next') continue;
+          received.push((JSON.parse(message.data) as { data: { events: { id: string } } }).data.events.id);
+          lastEventId = message.id;
+          onEvent();
+          if (received.length >= count) return true;
+        }
+      } catch {
+        // The connection was cut (the server went away): the caller resumes.
+      }
+      return false;
+    },
+  };
+}

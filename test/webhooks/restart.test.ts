@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runScript, serviceEnvironment, startChildServer } from '../support/child-process.ts';
+import { createKeyByCommand, runScript, serviceEnvironment, startChildServer } from '../support/child-process.ts';
 import type { ChildServer } from '../support/child-process.ts';
 import { TEST_ENGINE, createTestDatabases } from '../support/databases.ts';
 import type { TestDatabases } from '../support/databases.ts';
@@ -44,13 +44,7 @@ describe(`webhooks across a server killed mid-delivery (${TEST_ENGINE})`, () => 
   });
 
   it('delivers every event of the filtered ticker at least once, with the same id after the restart', async () => {
-    const created = await runScript(
-      'scripts/admin.ts',
-      ['create-key', '--plan', 'institutional', '--mode', 'live', '--json'],
-      env,
-    );
-    expect(created.code, created.stderr).toBe(0);
-    const { key } = JSON.parse(created.stdout) as { key: string };
+    const key = await createKeyByCommand(env);
     const call = async (method: string, path: string, body?: unknown) => {
       const response = await fetch(`${server!.url}${path}`, {
         method,

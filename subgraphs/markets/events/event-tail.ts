@@ -17,8 +17,6 @@ export type TailListener = (events: readonly TailEvent[]) => void;
 export interface EventTail {
   /** Listens from the tail's current place: every event settled after it reaches `listener`, once. */
   attach(listener: TailListener): Promise<() => void>;
-  /** Listeners attached now (for /metrics and tests). */
-  readonly listeners: number;
 }
 
 const tails = new WeakMap<Database, EventTail>();
@@ -136,9 +134,6 @@ function createEventTail(db: Database, pollMs: number): EventTail {
       return () => {
         if (listeners.delete(listener) && !listeners.size) stop();
       };
-    },
-    get listeners() {
-      return listeners.size;
     },
   };
 }

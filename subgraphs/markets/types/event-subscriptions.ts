@@ -47,15 +47,17 @@ interface StreamArguments {
   since?: string;
 }
 
-const streamOf = (context: RequestContext, args: StreamArguments) =>
-  eventStream(context.db, {
+const streamOf = (context: RequestContext, args: StreamArguments) => {
+  const since = context.resumeAfter ?? args.since;
+  return eventStream(context.db, {
     types: args.types,
     tickers: args.tickers,
     members: args.members,
-    since: (context.resumeAfter ?? args.since) ? decodeEventCursor(context.resumeAfter ?? args.since!) : undefined,
+    since: since ? decodeEventCursor(since) : undefined,
     plan: context.viewer!.plan,
     accountId: accountOf(context),
   });
+};
 
 /** The id of the record an event carries (its webhook body's `data.id`). */
 const recordId = (event: LoggedEvent) => (JSON.parse(event.body) as { data: { id: string } }).data.id;
